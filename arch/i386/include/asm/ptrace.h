@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The registers the trap entry code saves, in the order it pushes them. */
+#ifndef _ASM_I386_PTRACE_H
+#define _ASM_I386_PTRACE_H
+
+#ifndef __ASSEMBLY__
+struct pt_regs {
+	unsigned long edi, esi, ebp, esp_unused, ebx, edx, ecx, eax; /* pusha */
+	unsigned long vector;
+	unsigned long error_code;
+	unsigned long eip, cs, eflags;	/* pushed by the CPU */
+};
+
+#define regs_pc(r)	((r)->eip)
+#define regs_fp(r)	((r)->ebp)
+#define regs_irqs_on(r)	(((r)->eflags & 0x200) != 0)
+#endif
+
+#endif

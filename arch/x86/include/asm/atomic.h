@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86 atomics (i386 and x86_64). Every read-modify-write carries the lock
+ * prefix, which also makes it a full memory barrier on x86.
+ */
+#ifndef _ASM_X86_ATOMIC_H
+#define _ASM_X86_ATOMIC_H
+
+#include <types.h>
+#include <compiler.h>
+
+#ifdef CONFIG_SMP
+#define LOCK_PREFIX "lock; "
+#else
+#define LOCK_PREFIX ""
+#endif
+
+typedef struct {
+	volatile int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(i)	{ (i) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return READ_ONCE(v->counter);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	WRITE_ONCE(v->counter, i);
+}
+
+static inline void atomic_add(int i, atomic_t *v)
+{
+	asm volatile(LOCK_PREFIX "addl %1, %0"
+		     : "+m" (v->counter) : "ir" (i) : "memory");
+}
+
+static inline void atomic_sub(int i, atomic_t *v)
+{
+	asm volatile(LOCK_PREFIX "subl %1, %0"
+		     : "+m" (v->counter) : "ir" (i) : "memory");
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	asm volatile(LOCK_PREFIX "incl %0" : "+m" (v->counter) :: "memory");
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	asm volatile(LOCK_PREFIX "decl %0" : "+m" (v->counter) :: "memory");
+}
+
+/* xadd leaves the old value in the register: new = old + i. */
+static inline int atomic_add_return(int i, atomic_t *v)
+{
+	int old = i;
+
+	asm volatile(LOCK_PREFIX "xaddl %0, %1"
+		     : "+r" (old), "+m" (v->counter) :: "memory");
+	return old + i;
+}
+
+static inline int atomic_sub_return(int i, atomic_t *v)
+{
+	return atomic_add_return(-i, v);
+}
+
+#define atomic_inc_return(v)		atomic_add_return(1, v)
+#define atomic_dec_return(v)		atomic_sub_return(1, v)
+#define atomic_dec_and_test(v)		(atomic_sub_return(1, v) == 0)
+#define atomic_inc_and_test(v)		(atomic_add_return(1, v) == 0)
+#define atomic_sub_and_test(i, v)	(atomic_sub_return(i, v) == 0)
+#define atomic_add_negative(i, v)	(atomic_add_return(i, v) < 0)
+
+/* xchg with a memory operand is locked by the CPU even without the prefix. */
+static inline int atomic_xchg(atomic_t *v, int new)
+{
+	asm volatile("xchgl %0, %1"
+		     : "+r" (new), "+m" (v->counter) :: "memory");
+	return new;
+}
+
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	int prev;
+
+	asm volatile(LOCK_PREFIX "cmpxchgl %2, %1"
+		     : "=a" (prev), "+m" (v->counter)
+		     : "r" (new), "0" (old) : "memory");
+	return prev;
+}
+
+/* Adds a to v unless v is u; returns whether it added. */
+static inline int atomic_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v), old;
+
+	while (c != u) {
+		old = atomic_cmpxchg(v, c, c + a);
+		if (old == c)
+			return 1;
+		c = old;
+	}
+	return 0;
+}
+
+#define atomic_inc_not_zero(v)	atomic_add_unless((v), 1, 0)
+
+/* Pointer-sized exchange and compare-exchange, for lock-free code. */
+#define xchg(ptr, v)		__atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST)
+#define cmpxchg(ptr, o, n) ({						\
+	typeof(*(ptr)) __old = (o);					\
+	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__old;								\
+})
+
+#endif

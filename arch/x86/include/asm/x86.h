@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the x86 arches (i386, x86_64) share in arch/x86/: the 16550 UART,
+ * the local APIC, the ACPI/MP tables, the PIT and TSC calibration, and the
+ * SMP start-up sequence.
+ */
+#ifndef _ASM_X86_X86_H
+#define _ASM_X86_X86_H
+
+#include <types.h>
+
+/* Interrupt vectors. 0-31 are the CPU's exceptions. */
+#define VEC_TIMER		0xef
+#define VEC_IPI_BASE		0xf0	/* + enum ipi_type */
+#define VEC_SPURIOUS		0xff
+
+void x86_serial_init(void);
+void x86_load_gdt(void);
+void x86_load_idt(void);
+
+/* Local APIC (xAPIC, memory-mapped). */
+extern volatile u8 *lapic_base;
+void lapic_init(void);			/* this CPU */
+void lapic_eoi(void);
+u32 lapic_id(void);
+void lapic_send_ipi(u32 apic_id, u32 vector);
+void lapic_send_init_sipi(u32 apic_id, u32 start_page);
+void lapic_timer_start(void);
+void lapic_timer_calibrate(void);
+
+/* CPUs found in the firmware tables. */
+#define X86_MAX_CPUS		8
+extern u32 x86_cpu_apic_id[X86_MAX_CPUS];
+extern unsigned int x86_nr_cpus_found;
+void x86_find_cpus(void);
+
+/* The PIT, used only to calibrate other clocks. */
+void pit_wait_start(unsigned int usecs);
+bool pit_wait_done(void);
+
+/* TSC-based clock. */
+extern u64 tsc_khz;
+void tsc_calibrate(void);
+void x86_udelay(unsigned long us);
+
+/* The per-arch part of SMP start-up (trampoline and long jump). */
+void x86_trampoline_install(void);
+void x86_trampoline_set(unsigned long stack_top);
+#define TRAMPOLINE_ADDR		0x8000
+
+/* Vector to the common interrupt code. */
+void x86_handle_irq(unsigned int vector);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Compiler attributes and helpers, named as in Linux. */
+#ifndef _COMPILER_H
+#define _COMPILER_H
+
+#define __used			__attribute__((__used__))
+#define __unused		__attribute__((__unused__))
+#define __section(s)		__attribute__((__section__(s)))
+#define __aligned(x)		__attribute__((__aligned__(x)))
+#define __packed		__attribute__((__packed__))
+#define __noreturn		__attribute__((__noreturn__))
+#define __noinline		__attribute__((__noinline__))
+#define __always_inline		inline __attribute__((__always_inline__))
+#define __weak			__attribute__((__weak__))
+#define __printf(a, b)		__attribute__((__format__(printf, a, b)))
+#define __maybe_unused		__attribute__((__unused__))
+#define noinline		__noinline
+
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+
+/* The caller's return address: where a lock was taken, for the debug code. */
+#define _RET_IP_		((unsigned long)__builtin_return_address(0))
+#define _THIS_IP_		({ __label__ __here; __here: \
+				   (unsigned long)&&__here; })
+
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, val)	do { *(volatile typeof(x) *)&(x) = (val); } while (0)
+
+/*
+ * The mutex entry points take their argument in a register on i386, as the
+ * seeds' FASTCALL did, so the fastpath needs no stack access at all.
+ */
+#ifdef __i386__
+#define fastcall		__attribute__((regparm(3)))
+#else
+#define fastcall
+#endif
+
+#define __stringify_1(x)	#x
+#define __stringify(x)		__stringify_1(x)
+
+#endif

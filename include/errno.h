@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ERRNO_H
+#define _ERRNO_H
+
+#define EPERM		1
+#define ENOENT		2
+#define EINTR		4
+#define EIO		5
+#define EAGAIN		11
+#define ENOMEM		12
+#define EBUSY		16
+#define EEXIST		17
+#define EINVAL		22
+#define ENOSPC		28
+#define ETIMEDOUT	110
+#define ERESTARTSYS	512
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Mutexes: sleeping locks with one owner. See docs/mutex-design.md.
+ *
+ * count: 1 unlocked, 0 locked, negative: locked and tasks may be waiting.
+ * The fastpath changes count with one atomic operation; anything else goes
+ * to the slowpath in kernel/mutex.c, which works under wait_lock.
+ *
+ * Rules (checked with CONFIG_DEBUG_MUTEXES): one owner at a time; only the
+ * owner unlocks; no double unlock; no recursive locking; initialise through
+ * the API only, never by memset or copying; do not exit holding one; do not
+ * free memory holding a locked one; do not re-initialise a locked one; no
+ * use from interrupt context.
+ */
+#ifndef _MUTEX_H
+#define _MUTEX_H
+
+#include <types.h>
+#include <list.h>
+#include <spinlock.h>
+#include <atomic.h>
+
+struct thread_info;
+
+struct mutex {
+	atomic_t count;
+	spinlock_t wait_lock;
+	struct list_head wait_list;	/* FIFO of struct mutex_waiter */
+#ifdef CONFIG_DEBUG_MUTEXES
+	struct thread_info *owner;
+	struct list_head held_list;	/* on the owner's held_locks */
+	unsigned long acquire_ip;	/* where the owner took it */
+	const char *name;
+	void *magic;			/* == the mutex's own address */
+#endif
+};
+
+/* One per sleeping task, on that task's stack. */
+struct mutex_waiter {
+	struct list_head list;
+	struct thread_info *ti;
+#ifdef CONFIG_DEBUG_MUTEXES
+	struct mutex *lock;
+	void *magic;
+#endif
+};
+
+#ifdef CONFIG_DEBUG_MUTEXES
+#include <mutex-debug.h>
+#else
+#define __DEBUG_MUTEX_INITIALIZER(lockname)
+#define mutex_init(mutex)		__mutex_init(mutex, NULL)
+#define mutex_destroy(mutex)		do { (void)(mutex); } while (0)
+#define mutex_debug_show_all_locks()	do { } while (0)
+#define mutex_debug_show_held_locks(p)	do { (void)(p); } while (0)
+#define mutex_debug_check_no_locks_held(task)	do { (void)(task); } while (0)
+#define mutex_debug_check_no_locks_freed(from, len) \
+	do { (void)(from); (void)(len); } while (0)
+#endif
+
+#define __MUTEX_INITIALIZER(lockname) {					\
+	.count = ATOMIC_INIT(1),					\
+	.wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock),		\
+	.wait_list = LIST_HEAD_INIT(lockname.wait_list)			\
+	__DEBUG_MUTEX_INITIALIZER(lockname) }
+
+#define DEFINE_MUTEX(mutexname) \
+	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
+
+void __mutex_init(struct mutex *lock, const char *name);
+
+/* 1 if locked, 0 if unlocked. */
+static inline int mutex_is_locked(struct mutex *lock)
+{
+	return atomic_read(&lock->count) != 1;
+}
+
+void fastcall mutex_lock(struct mutex *lock);
+int fastcall mutex_lock_interruptible(struct mutex *lock);
+/* 1 on success, 0 if contended: the opposite of down_trylock()! */
+int fastcall mutex_trylock(struct mutex *lock);
+void fastcall mutex_unlock(struct mutex *lock);
+
+#endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tasks and the scheduler. Every task is a kernel thread with a
+ * THREAD_SIZE stack whose base holds its thread_info. See docs/scheduler.md.
+ */
+#ifndef _SCHED_H
+#define _SCHED_H
+
+#include <types.h>
+#include <list.h>
+#include <thread_info.h>
+#include <preempt.h>
+#include <spinlock.h>
+#include <atomic.h>
+#include <completion.h>
+#include <asm/switch_to.h>
+
+/* Task states, as in Linux 2.6. A sleeping task has one of the first two. */
+#define TASK_RUNNING		0
+#define TASK_INTERRUPTIBLE	1
+#define TASK_UNINTERRUPTIBLE	2
+#define TASK_STOPPED		4
+#define EXIT_ZOMBIE		16
+#define EXIT_DEAD		32
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+#define TASK_COMM_LEN		16
+#define MAX_NICE		19
+#define MIN_NICE		-20
+#define DEFAULT_PRIO		120
+
+#define SIGINT			2
+#define SIGKILL			9
+#define SIGUSR1			10
+#define SIGTERM			15
+
+struct mutex_waiter;
+struct mutex;
+
+struct task_struct {
+	volatile long state;		/* TASK_* or EXIT_* */
+	struct thread_info *thread_info;	/* base of the kernel stack */
+	struct thread_struct thread;	/* arch: saved stack pointer */
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	int prio;			/* 100 + 20 + nice, as in Linux */
+	int time_slice;			/* ticks left before preemption */
+
+	/* scheduler */
+	struct list_head run_list;	/* on the run queue while queued */
+	int on_rq;			/* runnable: queued or running */
+	int on_cpu;			/* running right now on some CPU */
+	int cpus_allowed;		/* -1: any CPU, else the one CPU */
+	int idle;			/* this CPU's idle task */
+
+	/* accounting */
+	u64 sum_exec_ns;		/* time on a CPU */
+	u64 exec_start;			/* clock when last switched in */
+	unsigned long nvcsw;		/* voluntary context switches */
+	unsigned long nivcsw;		/* involuntary (preempted) */
+	unsigned long sleep_start;	/* jiffies when it last slept */
+
+	/* signals: a bit per pending signal number */
+	unsigned long pending;
+
+	/* lifetime */
+	struct list_head tasks;		/* on the list of all tasks */
+	int exit_code;
+	struct completion exited;	/* completed by do_exit() */
+	int (*threadfn)(void *data);
+	void *data;
+	int should_stop;
+	void *kunit;			/* the test case this task runs, if any */
+	unsigned long hung_last_switches; /* for the hung-task watchdog */
+
+#ifdef CONFIG_DEBUG_MUTEXES
+	struct mutex_waiter *blocked_on; /* the mutex it waits for */
+	struct list_head held_locks;	/* mutexes it holds */
+#endif
+};
+
+extern struct task_struct init_task;
+#define current (current_thread_info()->task)
+
+/* All tasks, for the watchdog, the debug code and show_state(). */
+extern struct list_head task_list;
+extern spinlock_t task_list_lock;
+
+/*
+ * Setting the state before testing the wakeup condition needs a full
+ * barrier, so that the waker cannot see the old state after we tested.
+ */
+#define __set_current_state(s)	do { current->state = (s); } while (0)
+#define set_current_state(s)	smp_store_mb(current->state, (s))
+#define __set_task_state(t, s)	do { (t)->state = (s); } while (0)
+
+void sched_init(void);
+void sched_init_secondary(unsigned int cpu);
+void schedule(void);
+void schedule_tail(struct task_struct *prev);
+void scheduler_tick(void);
+void __noreturn cpu_idle(void);
+int wake_up_process(struct task_struct *p);
+int wake_up_state(struct task_struct *p, unsigned int state);
+void yield(void);
+int cond_resched(void);
+void set_user_nice(struct task_struct *p, int nice);
+void resched_cpu(unsigned int cpu);
+
+#define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+void msleep(unsigned int msecs);
+unsigned long msleep_interruptible(unsigned int msecs);
+
+static inline int need_resched(void)
+{
+	return test_thread_flag(TIF_NEED_RESCHED);
+}
+
+/* might_sleep(): report a call that may block from atomic context. */
+void __might_sleep(const char *file, int line);
+#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+extern unsigned long might_sleep_reports;
+
+/* Signals, enough for interruptible sleeps. */
+int send_sig(int sig, struct task_struct *p, int priv);
+void flush_signals(struct task_struct *p);
+static inline int signal_pending(struct task_struct *p)
+{
+	return READ_ONCE(p->pending) != 0;
+}
+
+/* Tasks. */
+struct task_struct *task_create(int (*fn)(void *), void *data,
+				const char *name);
+void __noreturn do_exit(int code);
+int task_reap(struct task_struct *p);
+char task_state_char(struct task_struct *p);
+void show_task(struct task_struct *p);
+void show_state(void);
+void show_stack(struct task_struct *p);
+
+/* Per-CPU accounting, readable by tests and benchmarks. */
+struct cpu_stat {
+	u64 idle_ns;
+	u64 busy_ns;
+	unsigned long switches;
+};
+void cpu_stat_read(unsigned int cpu, struct cpu_stat *st);
+
+/* CPUs. */
+extern unsigned int nr_cpu_ids;		/* CPUs brought online */
+extern volatile unsigned long cpu_online_mask;
+#define cpu_online(c)	((cpu_online_mask >> (c)) & 1)
+#define num_online_cpus()	((unsigned int)__builtin_popcountl(cpu_online_mask))
+
+/* Hung-task watchdog. */
+extern unsigned long hung_task_reports;
+extern unsigned long sysctl_hung_task_timeout_secs;
+
+#endif

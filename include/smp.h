@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* CPUs and inter-processor interrupts. */
+#ifndef _SMP_H
+#define _SMP_H
+
+#include <types.h>
+#include <sched.h>
+
+#define NR_CPUS		CONFIG_NR_CPUS
+
+/* IPIs every arch delivers. */
+enum ipi_type {
+	IPI_RESCHEDULE,
+	IPI_CALL_FUNC,
+	IPI_BACKTRACE,
+	NR_IPIS,
+};
+
+/* Runs fn(info) on cpu (in its interrupt handler) and waits if wait. */
+int smp_call_function_single(unsigned int cpu, void (*fn)(void *info),
+			     void *info, int wait);
+void smp_handle_ipi(enum ipi_type type);
+void smp_send_reschedule(unsigned int cpu);
+
+/* The common part of a secondary CPU's start, called by the arch. */
+void __noreturn secondary_start_kernel(void);
+
+/* maxcpus= on the command line: how many CPUs to bring up. */
+extern unsigned int setup_max_cpus;
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Spinlocks. Taking one disables preemption; on SMP it also spins on the
+ * arch's ticket lock. With CONFIG_DEBUG_SPINLOCK every lock records its
+ * owner (CPU and task) and the checks in kernel/spinlock_debug.c report
+ * recursion, a bad unlock and a lockup.
+ */
+#ifndef _SPINLOCK_H
+#define _SPINLOCK_H
+
+#include <types.h>
+#include <compiler.h>
+#include <preempt.h>
+#include <irqflags.h>
+#include <asm/barrier.h>
+#include <asm/spinlock.h>
+
+struct task_struct;
+
+typedef struct spinlock {
+#ifdef CONFIG_SMP
+	arch_spinlock_t raw;
+#endif
+#ifdef CONFIG_DEBUG_SPINLOCK
+	unsigned int magic;
+	int owner_cpu;
+	struct task_struct *owner;
+	const char *name;
+	unsigned long taken_at;
+#endif
+} spinlock_t;
+
+#define SPINLOCK_MAGIC		0xdead4ead
+
+#ifdef CONFIG_SMP
+#define __RAW_INIT		.raw = __ARCH_SPIN_LOCK_UNLOCKED,
+#else
+#define __RAW_INIT
+#endif
+#ifdef CONFIG_DEBUG_SPINLOCK
+#define __SPIN_DEBUG_INIT(n)	.magic = SPINLOCK_MAGIC, .owner_cpu = -1, \
+				.owner = NULL, .name = #n,
+#else
+#define __SPIN_DEBUG_INIT(n)
+#endif
+
+#define __SPIN_LOCK_UNLOCKED(n)	(spinlock_t){ __RAW_INIT __SPIN_DEBUG_INIT(n) }
+#define DEFINE_SPINLOCK(n)	spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
+
+void __spin_lock_init(spinlock_t *lock, const char *name);
+#define spin_lock_init(l)	__spin_lock_init(l, #l)
+
+void _spin_lock(spinlock_t *lock);
+int _spin_trylock(spinlock_t *lock);
+void _spin_unlock(spinlock_t *lock);
+int spin_is_locked(spinlock_t *lock);
+
+#define spin_lock(l)		_spin_lock(l)
+#define spin_trylock(l)		_spin_trylock(l)
+#define spin_unlock(l)		_spin_unlock(l)
+
+#define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_unlock_irq(l)	do { spin_unlock(l); local_irq_enable(); } while (0)
+#define spin_lock_irqsave(l, flags) do {				\
+	local_irq_save(flags);						\
+	spin_lock(l);							\
+} while (0)
+#define spin_unlock_irqrestore(l, flags) do {				\
+	spin_unlock(l);							\
+	local_irq_restore(flags);					\
+} while (0)
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+/* Counts of each kind of report, so that a test can see that one was made. */
+struct spin_debug_stats {
+	unsigned long recursion;
+	unsigned long bad_unlock;
+	unsigned long bad_magic;
+	unsigned long lockup;
+};
+extern struct spin_debug_stats spin_debug_stats;
+#endif
+
+#endif

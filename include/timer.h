@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel timers: call a function from the tick interrupt once jiffies
+ * reaches expires. One list for the whole machine, run by the boot CPU.
+ */
+#ifndef _TIMER_H
+#define _TIMER_H
+
+#include <list.h>
+#include <time.h>
+
+struct timer_list {
+	struct list_head entry;		/* on the pending list, if pending */
+	unsigned long expires;
+	void (*function)(struct timer_list *t);
+	unsigned long data;		/* for the callback's use */
+};
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
+		 unsigned int flags);
+/* Returns 1 when the timer was pending before (and is now re-armed). */
+int mod_timer(struct timer_list *t, unsigned long expires);
+void add_timer(struct timer_list *t);
+int del_timer(struct timer_list *t);
+/* Also waits until a callback that is running on another CPU has ended. */
+int del_timer_sync(struct timer_list *t);
+int timer_pending(const struct timer_list *t);
+
+void run_timers(void);
+
+#endif

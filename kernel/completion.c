@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completions: see include/completion.h. Waiters queue exclusively at the
+ * tail, so complete() releases them one at a time in FIFO order.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <completion.h>
+
+void init_completion(struct completion *x)
+{
+	x->done = 0;
+	init_waitqueue_head(&x->wait);
+}
+
+void reinit_completion(struct completion *x)
+{
+	x->done = 0;
+}
+
+void complete(struct completion *x)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	if (x->done != COMPLETION_DONE_ALL)
+		x->done++;
+	__wake_up_locked(&x->wait, TASK_NORMAL, 1);
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+}
+
+void complete_all(struct completion *x)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	x->done = COMPLETION_DONE_ALL;
+	__wake_up_locked(&x->wait, TASK_NORMAL, 0);
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+}
+
+/*
+ * Sleeps until done > 0 and takes one, or until the timeout (jiffies) ran
+ * out or a signal came in an interruptible state. Returns the jiffies left
+ * (at least 1) on success, 0 on timeout, -ERESTARTSYS on a signal.
+ */
+static long do_wait_for_common(struct completion *x, long timeout, int state)
+{
+	DECLARE_WAITQUEUE(wait, current);
+
+	if (!x->done) {
+		wait.flags |= WQ_FLAG_EXCLUSIVE;
+		list_add_tail(&wait.entry, &x->wait.head);
+		do {
+			if ((state & TASK_INTERRUPTIBLE) &&
+			    signal_pending(current)) {
+				timeout = -ERESTARTSYS;
+				break;
+			}
+			__set_current_state(state);
+			spin_unlock_irq(&x->wait.lock);
+			timeout = schedule_timeout(timeout);
+			spin_lock_irq(&x->wait.lock);
+		} while (!x->done && timeout);
+		list_del_init(&wait.entry);
+		if (!x->done)
+			return timeout;
+	}
+	if (x->done != COMPLETION_DONE_ALL)
+		x->done--;
+	return timeout ? timeout : 1;
+}
+
+static long wait_for_common(struct completion *x, long timeout, int state)
+{
+	might_sleep();
+	spin_lock_irq(&x->wait.lock);
+	timeout = do_wait_for_common(x, timeout, state);
+	spin_unlock_irq(&x->wait.lock);
+	return timeout;
+}
+
+void wait_for_completion(struct completion *x)
+{
+	wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_UNINTERRUPTIBLE);
+}
+
+unsigned long wait_for_completion_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	return wait_for_common(x, timeout, TASK_UNINTERRUPTIBLE);
+}
+
+int wait_for_completion_interruptible(struct completion *x)
+{
+	long t = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_INTERRUPTIBLE);
+
+	return t == -ERESTARTSYS ? t : 0;
+}
+
+long wait_for_completion_interruptible_timeout(struct completion *x,
+					       unsigned long timeout)
+{
+	return wait_for_common(x, timeout, TASK_INTERRUPTIBLE);
+}
+
+bool try_wait_for_completion(struct completion *x)
+{
+	unsigned long flags;
+	bool ret = false;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	if (x->done) {
+		if (x->done != COMPLETION_DONE_ALL)
+			x->done--;
+		ret = true;
+	}
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	return ret;
+}
+
+bool completion_done(struct completion *x)
+{
+	return READ_ONCE(x->done) != 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hung-task watchdog. A task in TASK_UNINTERRUPTIBLE that has not run
+ * for hung_task_timeout seconds is reported once, with its name, state and
+ * backtrace. This is how a lost wakeup shows itself: the task still waits
+ * for something that already happened.
+ */
+#include <kernel.h>
+#include <kthread.h>
+#include <sched.h>
+#include <time.h>
+
+unsigned long sysctl_hung_task_timeout_secs = CONFIG_HUNG_TASK_TIMEOUT;
+unsigned long hung_task_reports;
+
+static void report_hung(struct task_struct *p)
+{
+	hung_task_reports++;
+	printk("INFO: task %s:%d blocked for more than %lu seconds.\n",
+	       p->comm, p->pid, sysctl_hung_task_timeout_secs);
+	show_task(p);
+	show_stack(p);
+}
+
+/*
+ * A task counts as hung when it is in D state, not on a run queue, slept
+ * long enough, and was not reported for this same sleep already (the
+ * sleep's start is remembered in hung_last_switches).
+ */
+static bool is_hung(struct task_struct *p, unsigned long limit)
+{
+	if (p->state != TASK_UNINTERRUPTIBLE || p->on_rq)
+		return false;
+	if (!p->nvcsw && !p->nivcsw)	/* created but never started */
+		return false;
+	if (p->hung_last_switches == p->sleep_start + 1)
+		return false;
+	return time_after(jiffies, p->sleep_start + limit);
+}
+
+static void check_hung_tasks(void)
+{
+	unsigned long limit = sysctl_hung_task_timeout_secs * HZ;
+	struct task_struct *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&task_list_lock, flags);
+	list_for_each_entry(p, &task_list, tasks) {
+		if (is_hung(p, limit)) {
+			p->hung_last_switches = p->sleep_start + 1;
+			report_hung(p);
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+static int khungtaskd(void *unused)
+{
+	while (!kthread_should_stop()) {
+		msleep_interruptible(1000);
+		if (sysctl_hung_task_timeout_secs)
+			check_hung_tasks();
+	}
+	return 0;
+}
+
+void hung_task_init(void)
+{
+	if (sysctl_hung_task_timeout_secs)
+		kthread_run(khungtaskd, NULL, "khungtaskd");
+}

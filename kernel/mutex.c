@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mutexes: sleeping locks with a single owner. docs/mutex-design.md walks
+ * through this file.
+ *
+ * The fastpath (asm/mutex.h or an asm-generic variant, chosen at build
+ * time) moves count between 1 and 0 with one atomic operation. When that
+ * fails, the slowpath below takes over under wait_lock: it marks the lock
+ * contended (-1) so that the unlocker knows to wake someone, queues the
+ * task and sleeps. The unlocker wakes the first waiter, which then competes
+ * for the lock again like everybody else.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <mutex.h>
+#include <irq.h>
+
+#if defined(CONFIG_DEBUG_MUTEXES) || defined(CONFIG_MUTEX_NULL)
+#include <asm-generic/mutex-null.h>
+#elif defined(CONFIG_MUTEX_DEC)
+#include <asm-generic/mutex-dec.h>
+#elif defined(CONFIG_MUTEX_XCHG)
+#include <asm-generic/mutex-xchg.h>
+#else
+#include <asm/mutex.h>
+#endif
+
+#ifdef CONFIG_DEBUG_MUTEXES
+#include "mutex-debug.h"
+#else
+/* Without debugging the hooks are empty and the fastpath is all there is. */
+#define debug_mutex_note_caller()			do { } while (0)
+#define debug_mutex_caller()				0UL
+#define debug_mutex_init(lock, name)			do { } while (0)
+#define debug_mutex_lock_check(lock)			do { } while (0)
+#define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
+#define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
+#define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)
+#define debug_mutex_unlock_check(lock)			true
+#define debug_mutex_clear_owner(lock)			do { } while (0)
+/* The entry points are leaves that tail-call the slowpath. */
+#define __mutex_entry	__attribute__((optimize("omit-frame-pointer", \
+					       "optimize-sibling-calls")))
+#endif
+
+void __mutex_init(struct mutex *lock, const char *name)
+{
+	atomic_set(&lock->count, 1);
+	spin_lock_init(&lock->wait_lock);
+	INIT_LIST_HEAD(&lock->wait_list);
+	debug_mutex_init(lock, name);
+}
+
+static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
+			 bool requeue)
+{
+	waiter->ti = current_thread_info();
+	/*
+	 * First-time waiters line up at the tail (FIFO). A waiter that was
+	 * woken and lost the race goes back to the head (LIFO): it has
+	 * waited longest, and its cache is still warm.
+	 */
+	if (requeue)
+		list_add(&waiter->list, &lock->wait_list);
+	else
+		list_add_tail(&waiter->list, &lock->wait_list);
+	debug_mutex_add_waiter(lock, waiter, waiter->ti);
+}
+
+static void wake_first_waiter(struct mutex *lock)
+{
+	struct mutex_waiter *waiter =
+		list_first_entry(&lock->wait_list, struct mutex_waiter, list);
+
+	wake_up_process(waiter->ti->task);
+}
+
+/*
+ * The lock slowpath, for both sleeping states. Returns 0 with the lock
+ * held, or -EINTR when a signal came while sleeping interruptibly.
+ */
+static inline int __mutex_lock_common(struct mutex *lock, long state,
+				      unsigned long ip)
+{
+	struct task_struct *task = current;
+	struct mutex_waiter waiter;
+	bool requeue = false;
+
+	debug_mutex_lock_check(lock);
+	spin_lock(&lock->wait_lock);
+	for (;;) {
+		/*
+		 * Every pass swaps in -1: the first one makes sure the owner's
+		 * unlock takes the slowpath and wakes us; after a wakeup it is
+		 * how we take the lock. Seeing 1 means it was free.
+		 */
+		if (atomic_xchg(&lock->count, -1) == 1)
+			break;
+		if (state == TASK_INTERRUPTIBLE && signal_pending(task))
+			goto interrupted;
+		queue_waiter(lock, &waiter, requeue);
+		__set_task_state(task, state);
+		spin_unlock(&lock->wait_lock);
+
+		schedule();
+
+		spin_lock(&lock->wait_lock);
+		list_del(&waiter.list);
+		debug_mutex_remove_waiter(lock, &waiter, waiter.ti);
+		requeue = true;
+	}
+	/* Ours. Nobody waits? Then 0, so our unlock stays on the fastpath. */
+	if (list_empty(&lock->wait_list))
+		atomic_set(&lock->count, 0);
+	debug_mutex_set_owner(lock, current_thread_info(), ip);
+	spin_unlock(&lock->wait_lock);
+	return 0;
+
+interrupted:
+	/*
+	 * We are leaving without the lock. An unlock may already have chosen
+	 * us to wake; pass that wakeup on so the next waiter is not stranded.
+	 */
+	if (!list_empty(&lock->wait_list))
+		wake_first_waiter(lock);
+	spin_unlock(&lock->wait_lock);
+	__set_task_state(task, TASK_RUNNING);
+	return -EINTR;
+}
+
+static noinline fastcall void __mutex_lock_slowpath(atomic_t *count)
+{
+	struct mutex *lock = container_of(count, struct mutex, count);
+
+	__mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, debug_mutex_caller());
+}
+
+static noinline fastcall int
+__mutex_lock_interruptible_slowpath(atomic_t *count)
+{
+	struct mutex *lock = container_of(count, struct mutex, count);
+
+	return __mutex_lock_common(lock, TASK_INTERRUPTIBLE,
+				   debug_mutex_caller());
+}
+
+static noinline fastcall void __mutex_unlock_slowpath(atomic_t *count)
+{
+	struct mutex *lock = container_of(count, struct mutex, count);
+
+	spin_lock(&lock->wait_lock);
+	if (!debug_mutex_unlock_check(lock)) {
+		spin_unlock(&lock->wait_lock);
+		return;
+	}
+	debug_mutex_clear_owner(lock);
+	/* Fastpaths that left count at 0 or below need it set free here. */
+	if (__mutex_slowpath_needs_to_unlock())
+		atomic_set(&lock->count, 1);
+	if (!list_empty(&lock->wait_list))
+		wake_first_waiter(lock);
+	spin_unlock(&lock->wait_lock);
+}
+
+/* Only the null fastpath comes here: trylock under wait_lock. */
+static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
+{
+	struct mutex *lock = container_of(count, struct mutex, count);
+	int prev;
+
+	debug_mutex_lock_check(lock);
+	spin_lock(&lock->wait_lock);
+	prev = atomic_xchg(&lock->count, -1);
+	if (prev == 1)
+		debug_mutex_set_owner(lock, current_thread_info(),
+				      debug_mutex_caller());
+	/* Undo the contended mark if nobody is waiting. */
+	if (list_empty(&lock->wait_list))
+		atomic_set(&lock->count, 0);
+	spin_unlock(&lock->wait_lock);
+	return prev == 1;
+}
+
+/**
+ * mutex_lock - take the mutex, sleeping until it is free
+ * Must not be called from interrupt context; the owner must unlock it.
+ */
+__mutex_entry void fastcall mutex_lock(struct mutex *lock)
+{
+	debug_mutex_note_caller();
+	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+}
+
+/**
+ * mutex_lock_interruptible - as mutex_lock(), but a signal ends the wait
+ * Returns 0 with the mutex held, or -EINTR without it.
+ */
+__mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
+{
+	debug_mutex_note_caller();
+	return __mutex_fastpath_lock_retval(&lock->count,
+					    __mutex_lock_interruptible_slowpath);
+}
+
+/**
+ * mutex_trylock - take the mutex if that needs no waiting
+ * Returns 1 when it was taken, 0 when it is held: the spin_trylock()
+ * convention, the opposite of down_trylock().
+ */
+__mutex_entry int fastcall mutex_trylock(struct mutex *lock)
+{
+	debug_mutex_note_caller();
+	return __mutex_fastpath_trylock(&lock->count, __mutex_trylock_slowpath);
+}
+
+/**
+ * mutex_unlock - release the mutex, waking the first waiter if any
+ * Only the task that took it may release it.
+ */
+__mutex_entry void fastcall mutex_unlock(struct mutex *lock)
+{
+	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ending badly: panic(), WARN_ON(), and the end of a fault report. A panic
+ * stops the other CPUs from printing over it and ends the machine with a
+ * failure status, which the host runner reads.
+ */
+#include <kernel.h>
+#include <arch.h>
+#include <irq.h>
+#include <printk.h>
+#include <sched.h>
+#include <kunit/test.h>
+
+unsigned long warn_count;
+static volatile int panicking;
+
+void __noreturn machine_exit(int status)
+{
+	printk("mutexos: machine exit, status %d\n", status);
+	arch_exit(status);
+}
+
+void __noreturn panic(const char *fmt, ...)
+{
+	va_list args;
+
+	arch_local_irq_disable();
+	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST)) {
+		for (;;)	/* another CPU is already panicking */
+			arch_halt_cpu();
+	}
+	printk_bust_locks();
+	printk("Kernel panic - not syncing: ");
+	va_start(args, fmt);
+	vprintk(fmt, args);
+	va_end(args);
+	printk("\nCPU: %u PID: %d Comm: %s\n", smp_processor_id(),
+	       current ? current->pid : -1, current ? current->comm : "?");
+	dump_stack();
+	machine_exit(EXIT_CRASH);
+}
+
+void __warn(const char *file, int line, const char *cond)
+{
+	warn_count++;
+	printk("WARNING: CPU: %u PID: %d at %s:%d: %s\n", smp_processor_id(),
+	       current->pid, file, line, cond);
+	dump_stack();
+}
+
+void oops_begin(void)
+{
+	printk_bust_locks();
+	printk("------------[ cut here ]------------\n");
+}
+
+/*
+ * A fault in a test case fails that case and ends its task; the run goes
+ * on. Anywhere else the kernel's state is unknown: stop the machine.
+ */
+void __noreturn oops_end(bool irqs_were_on)
+{
+	printk("CPU: %u PID: %d Comm: %s\n", smp_processor_id(),
+	       current->pid, current->comm);
+	if (current->kunit && !in_irq()) {
+		printk("---[ end trace: failing the test case ]---\n");
+		current_thread_info()->preempt_count = 0;
+		arch_local_irq_enable();
+		kunit_case_faulted();
+	}
+	printk("---[ end trace ]---\n");
+	panic("Fatal exception");
+}

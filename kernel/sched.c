@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler: one run queue shared by every CPU, round robin with a time
+ * slice, preemptive. See docs/scheduler.md for why one queue.
+ *
+ * rq_lock protects the run queue and every task's state transitions
+ * between runnable and not. It is held across the context switch itself
+ * and released by the task that the switch continues (finish_task_switch),
+ * so that no other CPU can pick a task whose stack is still in use.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <irqflags.h>
+#include <arch.h>
+#include <asm/spinlock.h>
+
+struct cpu_rq {
+	struct task_struct *curr;
+	struct task_struct *idle;
+	u64 last_switch;		/* clock at the last switch */
+	u64 idle_ns, busy_ns;
+	unsigned long switches;
+};
+
+static arch_spinlock_t rq_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static LIST_HEAD(runqueue);
+static struct cpu_rq cpu_rqs[NR_CPUS];
+static bool scheduler_running;
+unsigned long sched_atomic_reports;
+
+static void rq_lock_irqsave(unsigned long *flags)
+{
+	*flags = arch_local_irq_save();
+	arch_spin_lock(&rq_lock);
+}
+
+static void rq_unlock_irqrestore(unsigned long flags)
+{
+	arch_spin_unlock(&rq_lock);
+	arch_local_irq_restore(flags);
+}
+
+static int base_slice(struct task_struct *p)
+{
+	/* nice 19: 1 tick, nice 0: 2 ticks, nice -20: 4 ticks */
+	return 1 + (DEFAULT_PRIO + 20 - p->prio + 9) / 13;
+}
+
+static bool allowed_on(struct task_struct *p, unsigned int cpu)
+{
+	return p->cpus_allowed < 0 || p->cpus_allowed == (int)cpu;
+}
+
+static void enqueue(struct task_struct *p)
+{
+	list_add_tail(&p->run_list, &runqueue);
+}
+
+/* Tell a CPU to reschedule; an IPI when it is another one. */
+static void resched_curr(unsigned int cpu)
+{
+	struct task_struct *curr = cpu_rqs[cpu].curr;
+
+	if (!curr)
+		return;
+	set_ti_thread_flag(curr->thread_info, TIF_NEED_RESCHED);
+	if (cpu != smp_processor_id())
+		arch_send_ipi(cpu, IPI_RESCHEDULE);
+}
+
+void resched_cpu(unsigned int cpu)
+{
+	unsigned long flags;
+
+	rq_lock_irqsave(&flags);
+	resched_curr(cpu);
+	rq_unlock_irqrestore(flags);
+}
+
+/* A task just became runnable: wake an idle CPU that may run it. */
+static void kick_idle_cpu(struct task_struct *p)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	if (p->cpus_allowed >= 0) {
+		cpu = p->cpus_allowed;
+		if (cpu_rqs[cpu].curr == cpu_rqs[cpu].idle)
+			resched_curr(cpu);
+		return;
+	}
+	if (cpu_rqs[self].curr == cpu_rqs[self].idle) {
+		resched_curr(self);
+		return;
+	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu_online(cpu) && cpu_rqs[cpu].curr == cpu_rqs[cpu].idle &&
+		    !test_ti_thread_flag(cpu_rqs[cpu].idle->thread_info,
+					 TIF_NEED_RESCHED)) {
+			resched_curr(cpu);
+			return;
+		}
+	}
+}
+
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	unsigned long flags;
+	int woken = 0;
+
+	/* Order the waker's condition store before reading p->state. */
+	smp_mb();
+	rq_lock_irqsave(&flags);
+	if (p->state & state) {
+		p->state = TASK_RUNNING;
+		woken = 1;
+		if (!p->on_rq) {
+			p->on_rq = 1;
+			enqueue(p);
+			kick_idle_cpu(p);
+		}
+	}
+	rq_unlock_irqrestore(flags);
+	return woken;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return wake_up_state(p, TASK_NORMAL);
+}
+
+static struct task_struct *pick_next(unsigned int cpu)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &runqueue, run_list) {
+		if (allowed_on(p, cpu)) {
+			list_del_init(&p->run_list);
+			return p;
+		}
+	}
+	return cpu_rqs[cpu].idle;
+}
+
+static void account_switch(struct cpu_rq *rq, struct task_struct *prev)
+{
+	u64 now = ktime_get_ns(), delta = now - rq->last_switch;
+
+	rq->last_switch = now;
+	prev->sum_exec_ns += delta;
+	if (prev->idle)
+		rq->idle_ns += delta;
+	else
+		rq->busy_ns += delta;
+	rq->switches++;
+}
+
+/* Runs in the task that a switch continues, with rq_lock still held. */
+static void finish_task_switch(struct task_struct *prev)
+{
+	prev->on_cpu = 0;
+	arch_spin_unlock(&rq_lock);
+	arch_local_irq_enable();
+}
+
+void schedule_tail(struct task_struct *prev)
+{
+	finish_task_switch(prev);
+	preempt_enable();
+}
+
+/* Puts prev aside (if it is going to sleep) and runs the next task. */
+static void __schedule(void)
+{
+	struct task_struct *prev, *next;
+	struct cpu_rq *rq;
+	unsigned int cpu;
+
+	arch_local_irq_disable();
+	arch_spin_lock(&rq_lock);
+	prev = current;
+	cpu = smp_processor_id();
+	rq = &cpu_rqs[cpu];
+	clear_ti_thread_flag(prev->thread_info, TIF_NEED_RESCHED);
+
+	if (prev->state != TASK_RUNNING &&
+	    !(preempt_count() & PREEMPT_ACTIVE)) {
+		if ((prev->state & TASK_INTERRUPTIBLE) && signal_pending(prev)) {
+			prev->state = TASK_RUNNING;
+		} else {
+			prev->on_rq = 0;
+			prev->sleep_start = jiffies;
+		}
+	}
+	if (prev->on_rq && !prev->idle)
+		enqueue(prev);
+	next = pick_next(cpu);
+
+	if (next == prev) {
+		arch_spin_unlock(&rq_lock);
+		arch_local_irq_enable();
+		return;
+	}
+	if (prev->on_rq)
+		prev->nivcsw++;
+	else
+		prev->nvcsw++;
+	account_switch(rq, prev);
+	next->time_slice = base_slice(next);
+	next->on_cpu = 1;
+	next->thread_info->cpu = cpu;
+	rq->curr = next;
+	prev = switch_to(prev, next);
+	finish_task_switch(prev);
+}
+
+static void schedule_bug(void)
+{
+	sched_atomic_reports++;
+	printk("BUG: scheduling while atomic: %s/%d/0x%08x\n",
+	       current->comm, current->pid, preempt_count());
+	dump_stack();
+}
+
+void schedule(void)
+{
+	if (unlikely(in_atomic() && scheduler_running))
+		schedule_bug();
+	do {
+		preempt_disable();
+		__schedule();
+		preempt_enable_no_resched();
+	} while (need_resched());
+}
+
+/* Preemption from preempt_enable(). */
+void preempt_schedule(void)
+{
+	if (preempt_count() || irqs_disabled())
+		return;
+	do {
+		preempt_count_add(PREEMPT_ACTIVE);
+		__schedule();
+		preempt_count_sub(PREEMPT_ACTIVE);
+	} while (need_resched());
+}
+
+/* Preemption at the end of an interrupt that came with interrupts on. */
+void preempt_schedule_irq(void)
+{
+	do {
+		preempt_count_add(PREEMPT_ACTIVE);
+		arch_local_irq_enable();
+		__schedule();
+		arch_local_irq_disable();
+		preempt_count_sub(PREEMPT_ACTIVE);
+	} while (need_resched());
+}
+
+void scheduler_tick(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct task_struct *p = current;
+
+	if (!scheduler_running)
+		return;
+	if (p->idle) {
+		/* A missed kick: work is queued that this CPU could run. */
+		if (!list_empty(&runqueue))
+			set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
+		return;
+	}
+	(void)cpu;
+	if (--p->time_slice <= 0) {
+		p->time_slice = base_slice(p);
+		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
+	}
+}
+
+void yield(void)
+{
+	set_current_state(TASK_RUNNING);
+	schedule();
+}
+
+int cond_resched(void)
+{
+	if (need_resched() && !preempt_count()) {
+		schedule();
+		return 1;
+	}
+	return 0;
+}
+
+void set_user_nice(struct task_struct *p, int nice)
+{
+	if (nice < MIN_NICE)
+		nice = MIN_NICE;
+	if (nice > MAX_NICE)
+		nice = MAX_NICE;
+	p->prio = DEFAULT_PRIO + nice;
+}
+
+void __noreturn cpu_idle(void)
+{
+	for (;;) {
+		arch_local_irq_disable();
+		if (!need_resched()) {
+			arch_safe_halt();
+			continue;
+		}
+		arch_local_irq_enable();
+		schedule();
+	}
+}
+
+void cpu_stat_read(unsigned int cpu, struct cpu_stat *st)
+{
+	struct cpu_rq *rq = &cpu_rqs[cpu];
+	unsigned long flags;
+	u64 delta;
+
+	rq_lock_irqsave(&flags);
+	delta = ktime_get_ns() - rq->last_switch;
+	st->idle_ns = rq->idle_ns;
+	st->busy_ns = rq->busy_ns;
+	if (rq->curr == rq->idle)
+		st->idle_ns += delta;
+	else if (rq->curr)
+		st->busy_ns += delta;
+	st->switches = rq->switches;
+	rq_unlock_irqrestore(flags);
+}
+
+/* Marks a task that exited as off its CPU for good; for task_reap(). */
+bool task_is_dead(struct task_struct *p)
+{
+	unsigned long flags;
+	bool dead;
+
+	rq_lock_irqsave(&flags);
+	dead = p->state == EXIT_ZOMBIE && !p->on_cpu && !p->on_rq;
+	rq_unlock_irqrestore(flags);
+	return dead;
+}
+
+/* Called with interrupts off by do_exit(): never returns. */
+void __noreturn sched_exit_current(void)
+{
+	current->state = EXIT_ZOMBIE;
+	preempt_disable();
+	__schedule();
+	panic("a dead task was scheduled again");
+}
+
+/* The boot CPU's boot stack becomes init_task, then its idle task. */
+void sched_init(void)
+{
+	struct cpu_rq *rq = &cpu_rqs[0];
+
+	rq->curr = rq->idle = &init_task;
+	rq->last_switch = ktime_get_ns();
+	init_task.on_cpu = 1;
+}
+
+void sched_start(void)
+{
+	scheduler_running = true;
+}
+
+void sched_init_secondary(unsigned int cpu)
+{
+	struct cpu_rq *rq = &cpu_rqs[cpu];
+
+	rq->curr = rq->idle = current;
+	rq->last_switch = ktime_get_ns();
+	current->on_cpu = 1;
+}
+
+unsigned long might_sleep_reports;
+
+/*
+ * A function that may sleep was called where sleeping is a bug: holding a
+ * spinlock (preempt_count raised), in an interrupt, or with interrupts off.
+ */
+void __might_sleep(const char *file, int line)
+{
+	if (!scheduler_running || (!in_atomic() && !irqs_disabled()))
+		return;
+	might_sleep_reports++;
+	printk("BUG: sleeping function called from invalid context at %s:%d\n",
+	       file, line);
+	printk("in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n",
+	       in_atomic(), irqs_disabled(), current->pid, current->comm);
+	dump_stack();
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The legacy counting semaphore, the algorithm of Linux 2.6.15 on x86,
+ * kept as the baseline that the mutex is measured against. The algorithm
+ * is explained in include/semaphore.h. Deliberately not tuned.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <semaphore.h>
+
+void sema_init(struct semaphore *sem, int val)
+{
+	atomic_set(&sem->count, val);
+	sem->sleepers = 0;
+	init_waitqueue_head(&sem->wait);
+}
+
+/*
+ * Both sleeping paths: returns 0 with the semaphore taken, or -EINTR when
+ * an interruptible sleeper got a signal.
+ */
+static noinline int __down_common(struct semaphore *sem, int state)
+{
+	struct task_struct *tsk = current;
+	DECLARE_WAITQUEUE(wait, tsk);
+	unsigned long flags;
+	int ret = 0;
+
+	tsk->state = state;
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	wait.flags |= WQ_FLAG_EXCLUSIVE;
+	list_add_tail(&wait.entry, &sem->wait.head);
+	sem->sleepers++;
+	for (;;) {
+		int sleepers = sem->sleepers;
+
+		if (state == TASK_INTERRUPTIBLE && signal_pending(tsk)) {
+			/* Give back our decrement and the other sleepers'. */
+			ret = -EINTR;
+			sem->sleepers = 0;
+			atomic_add(sleepers, &sem->count);
+			break;
+		}
+		/*
+		 * Undo every sleeper's decrement but ours: they are not
+		 * competing now, we hold the queue's lock. If count is then
+		 * not negative, a unit was free and it is ours.
+		 */
+		if (!atomic_add_negative(sleepers - 1, &sem->count)) {
+			sem->sleepers = 0;
+			break;
+		}
+		sem->sleepers = 1;	/* only our decrement stays in count */
+		spin_unlock_irqrestore(&sem->wait.lock, flags);
+		schedule();
+		spin_lock_irqsave(&sem->wait.lock, flags);
+		tsk->state = state;
+	}
+	list_del_init(&wait.entry);
+	/* We may have absorbed an up() meant for the next sleeper. */
+	__wake_up_locked(&sem->wait, TASK_NORMAL, 1);
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	tsk->state = TASK_RUNNING;
+	return ret;
+}
+
+void down(struct semaphore *sem)
+{
+	might_sleep();
+	if (atomic_dec_return(&sem->count) < 0)
+		__down_common(sem, TASK_UNINTERRUPTIBLE);
+}
+
+int down_interruptible(struct semaphore *sem)
+{
+	might_sleep();
+	if (atomic_dec_return(&sem->count) < 0)
+		return __down_common(sem, TASK_INTERRUPTIBLE);
+	return 0;
+}
+
+/*
+ * Our decrement went negative: take it back, together with those of the
+ * sleepers, who recompute their share when they wake. If that leaves a
+ * unit free, wake a sleeper to take it.
+ */
+static noinline int __down_trylock(struct semaphore *sem)
+{
+	unsigned long flags;
+	int sleepers;
+
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	sleepers = sem->sleepers + 1;
+	sem->sleepers = 0;
+	if (!atomic_add_negative(sleepers, &sem->count))
+		__wake_up_locked(&sem->wait, TASK_NORMAL, 1);
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	return 1;
+}
+
+int down_trylock(struct semaphore *sem)
+{
+	if (atomic_dec_return(&sem->count) < 0)
+		return __down_trylock(sem);
+	return 0;
+}
+
+void up(struct semaphore *sem)
+{
+	if (atomic_inc_return(&sem->count) <= 0)
+		wake_up(&sem->wait);
+}

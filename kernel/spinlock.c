@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Spinlocks: preemption off, then the arch's ticket lock (SMP only). With
+ * CONFIG_DEBUG_SPINLOCK each lock records its owner, and misuse is reported
+ * instead of hanging or corrupting: recursion on the same CPU, unlocking a
+ * lock that is not held or is held by another CPU, a lock that was never
+ * initialised, and a lockup (spinning far longer than any sane hold time),
+ * with the owner CPU's backtrace as well as ours.
+ */
+#include <kernel.h>
+#include <spinlock.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <arch.h>
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+struct spin_debug_stats spin_debug_stats;
+
+/* Spinning longer than this is reported (an emulated CPU may stall). */
+#define LOCKUP_NS	(20 * NSEC_PER_SEC)
+
+static void spin_report(spinlock_t *lock, const char *what)
+{
+	struct task_struct *owner = READ_ONCE(lock->owner);
+
+	printk("BUG: spinlock %s on CPU#%u, %s/%d\n", what, smp_processor_id(),
+	       current ? current->comm : "?", current ? current->pid : -1);
+	printk(" lock: %s (%p), .magic: %08x, .owner: %s/%d, .owner_cpu: %d\n",
+	       lock->name ? lock->name : "?", lock, lock->magic,
+	       owner ? owner->comm : "<none>", owner ? owner->pid : -1,
+	       lock->owner_cpu);
+	if (lock->taken_at)
+		printk(" taken at: %pS\n", (void *)lock->taken_at);
+	dump_stack();
+}
+
+static bool spin_check_magic(spinlock_t *lock)
+{
+	if (likely(lock->magic == SPINLOCK_MAGIC))
+		return true;
+	spin_debug_stats.bad_magic++;
+	spin_report(lock, "bad magic");
+	return false;
+}
+
+static void spin_set_owner(spinlock_t *lock, unsigned long ip)
+{
+	lock->owner_cpu = smp_processor_id();
+	lock->owner = current;
+	lock->taken_at = ip;
+}
+
+static void spin_lockup(spinlock_t *lock)
+{
+	int cpu = READ_ONCE(lock->owner_cpu);
+
+	spin_debug_stats.lockup++;
+	spin_report(lock, "lockup suspected");
+	if (cpu >= 0 && cpu != (int)smp_processor_id())
+		arch_send_ipi(cpu, IPI_BACKTRACE);
+}
+
+static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
+{
+#ifdef CONFIG_SMP
+	u64 start = 0;
+	bool reported = false;
+
+	while (!arch_spin_trylock(&lock->raw)) {
+		if (!start)
+			start = ktime_get_ns();
+		else if (!reported && ktime_get_ns() - start > LOCKUP_NS) {
+			spin_lockup(lock);
+			reported = true;
+		}
+		cpu_relax();
+	}
+#endif
+	spin_set_owner(lock, ip);
+}
+
+void __spin_lock_init(spinlock_t *lock, const char *name)
+{
+	*lock = __SPIN_LOCK_UNLOCKED(lock);
+	lock->name = name;
+}
+
+void _spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+	if (!spin_check_magic(lock))
+		return;
+	if (unlikely(lock->owner == current && current &&
+		     lock->owner_cpu == (int)smp_processor_id())) {
+		/* Taking it would hang this CPU for good: report, go on. */
+		spin_debug_stats.recursion++;
+		spin_report(lock, "recursion");
+		preempt_enable_no_resched();
+		return;
+	}
+	debug_spin_lock(lock, _RET_IP_);
+}
+
+int _spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+#ifdef CONFIG_SMP
+	if (!arch_spin_trylock(&lock->raw)) {
+		preempt_enable();
+		return 0;
+	}
+#endif
+	spin_set_owner(lock, _RET_IP_);
+	return 1;
+}
+
+void _spin_unlock(spinlock_t *lock)
+{
+	if (!spin_check_magic(lock))
+		goto out;
+	if (unlikely(lock->owner_cpu < 0)) {
+		spin_debug_stats.bad_unlock++;
+		spin_report(lock, "already unlocked");
+		goto out;
+	}
+	if (unlikely(lock->owner_cpu != (int)smp_processor_id() ||
+		     lock->owner != current)) {
+		spin_debug_stats.bad_unlock++;
+		spin_report(lock, "wrong owner");
+	}
+	lock->owner_cpu = -1;
+	lock->owner = NULL;
+	lock->taken_at = 0;
+#ifdef CONFIG_SMP
+	arch_spin_unlock(&lock->raw);
+#endif
+out:
+	preempt_enable();
+}
+
+int spin_is_locked(spinlock_t *lock)
+{
+	return lock->owner_cpu >= 0;
+}
+
+#else /* !CONFIG_DEBUG_SPINLOCK */
+
+void __spin_lock_init(spinlock_t *lock, const char *name)
+{
+	*lock = __SPIN_LOCK_UNLOCKED(lock);
+}
+
+void _spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+#ifdef CONFIG_SMP
+	arch_spin_lock(&lock->raw);
+#endif
+}
+
+int _spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+#ifdef CONFIG_SMP
+	if (!arch_spin_trylock(&lock->raw)) {
+		preempt_enable();
+		return 0;
+	}
+#endif
+	return 1;
+}
+
+void _spin_unlock(spinlock_t *lock)
+{
+#ifdef CONFIG_SMP
+	arch_spin_unlock(&lock->raw);
+#endif
+	preempt_enable();
+}
+
+int spin_is_locked(spinlock_t *lock)
+{
+#ifdef CONFIG_SMP
+	return arch_spin_is_locked(&lock->raw);
+#else
+	/* A UP spinlock has no state: only preemption is turned off. */
+	return 0;
+#endif
+}
+
+#endif

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tick on every CPU, jiffies, and the clock-based delays. */
+#include <kernel.h>
+#include <arch.h>
+#include <irq.h>
+#include <sched.h>
+#include <time.h>
+#include <timer.h>
+#include <asm/barrier.h>
+
+volatile unsigned long jiffies;
+
+u64 ktime_get_ns(void)
+{
+	return arch_clock_ns();
+}
+
+void ndelay(unsigned long ns)
+{
+	u64 end = ktime_get_ns() + ns;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+void udelay(unsigned long us)
+{
+	ndelay(us * NSEC_PER_USEC);
+}
+
+void mdelay(unsigned long ms)
+{
+	while (ms--)
+		udelay(1000);
+}
+
+/* The periodic tick; the boot CPU also keeps jiffies and runs timers. */
+void timer_interrupt(void)
+{
+	if (smp_processor_id() == 0) {
+		jiffies++;
+		run_timers();
+	}
+	scheduler_tick();
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel timers and sleeping with a timeout. Pending timers sit on one list
+ * under one lock; the boot CPU's tick runs the expired ones, one at a time,
+ * with the lock dropped around each callback.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <timer.h>
+#include <spinlock.h>
+
+static DEFINE_SPINLOCK(timer_lock);
+static LIST_HEAD(timer_list_head);
+static struct timer_list *volatile running_timer;
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
+		 unsigned int flags)
+{
+	INIT_LIST_HEAD(&t->entry);
+	t->function = fn;
+	t->expires = 0;
+}
+
+int timer_pending(const struct timer_list *t)
+{
+	return !list_empty(&t->entry);
+}
+
+int mod_timer(struct timer_list *t, unsigned long expires)
+{
+	unsigned long flags;
+	int was_pending;
+
+	spin_lock_irqsave(&timer_lock, flags);
+	was_pending = timer_pending(t);
+	if (was_pending)
+		list_del_init(&t->entry);
+	t->expires = expires;
+	list_add_tail(&t->entry, &timer_list_head);
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return was_pending;
+}
+
+void add_timer(struct timer_list *t)
+{
+	mod_timer(t, t->expires);
+}
+
+int del_timer(struct timer_list *t)
+{
+	unsigned long flags;
+	int was_pending;
+
+	spin_lock_irqsave(&timer_lock, flags);
+	was_pending = timer_pending(t);
+	if (was_pending)
+		list_del_init(&t->entry);
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return was_pending;
+}
+
+int del_timer_sync(struct timer_list *t)
+{
+	int was_pending;
+
+	for (;;) {
+		was_pending = del_timer(t);
+		if (running_timer != t)
+			return was_pending;
+		cpu_relax();
+	}
+}
+
+static struct timer_list *first_expired(void)
+{
+	struct timer_list *t;
+
+	list_for_each_entry(t, &timer_list_head, entry)
+		if (time_after_eq(jiffies, t->expires))
+			return t;
+	return NULL;
+}
+
+/* From the boot CPU's tick, in interrupt context. */
+void run_timers(void)
+{
+	struct timer_list *t;
+
+	spin_lock(&timer_lock);
+	while ((t = first_expired())) {
+		list_del_init(&t->entry);
+		running_timer = t;
+		spin_unlock(&timer_lock);
+		t->function(t);
+		spin_lock(&timer_lock);
+		running_timer = NULL;
+	}
+	spin_unlock(&timer_lock);
+}
+
+struct sleeper {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+
+static void process_timeout(struct timer_list *t)
+{
+	struct sleeper *s = container_of(t, struct sleeper, timer);
+
+	wake_up_process(s->task);
+}
+
+/*
+ * Sleeps (in the state the caller set) for up to timeout jiffies. Returns
+ * the jiffies left when woken early, else 0.
+ */
+long schedule_timeout(long timeout)
+{
+	struct sleeper s;
+	unsigned long expire;
+	long left;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout < 0) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + timeout;
+	timer_setup(&s.timer, process_timeout, 0);
+	s.task = current;
+	mod_timer(&s.timer, expire);
+	schedule();
+	del_timer_sync(&s.timer);
+	left = (long)(expire - jiffies);
+	return left < 0 ? 0 : left;
+}
+
+long schedule_timeout_interruptible(long timeout)
+{
+	__set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+/* One extra tick: the current one is already partly gone. */
+void msleep(unsigned int msecs)
+{
+	long timeout = msecs_to_jiffies(msecs) + 1;
+
+	might_sleep();
+	while (timeout)
+		timeout = schedule_timeout_uninterruptible(timeout);
+}
+
+unsigned long msleep_interruptible(unsigned int msecs)
+{
+	long timeout = msecs_to_jiffies(msecs) + 1;
+
+	might_sleep();
+	while (timeout && !signal_pending(current))
+		timeout = schedule_timeout_interruptible(timeout);
+	return jiffies_to_msecs(timeout);
+}
