@@ -108,7 +108,7 @@ $(O)/%.o: %.S $(O)/include/generated/autoconf.h
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -c $< -o $@
 
 $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
-	$(Q)$(CC) $(CPPFLAGS) -DLOAD_ADDR=$(LOAD_ADDR) -P -E -x c $< \
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) -DLOAD_ADDR=$(LOAD_ADDR) -P -E -x c $< \
 		| grep -v '^#' > $@
 
 # The symbol table takes a second link: the first image gives the

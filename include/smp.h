@@ -27,5 +27,7 @@ void __noreturn secondary_start_kernel(void);
 
 /* maxcpus= on the command line: how many CPUs to bring up. */
 extern unsigned int setup_max_cpus;
+/* expect_cpus= on the command line: what the tests should find, or 0. */
+extern unsigned int expected_cpus;
 
 #endif

@@ -9,9 +9,9 @@
  *   test=GLOB		run the test cases matching GLOB (default: all)
  *   test=list		list the test cases, run none
  *   maxcpus=N		bring up at most N CPUs
+ *   expect_cpus=N	the number of CPUs the tests should find online
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
- *   bench=NAME		run a benchmark instead of the tests
  */
 #include <kernel.h>
 #include <string.h>
@@ -49,6 +49,11 @@ static void set_maxcpus(const char *v)
 		setup_max_cpus = 1;
 }
 
+static void set_expect_cpus(const char *v)
+{
+	expected_cpus = simple_strtoul(v, NULL, 0);
+}
+
 static void set_hung_timeout(const char *v)
 {
 	sysctl_hung_task_timeout_secs = simple_strtoul(v, NULL, 0);
@@ -62,6 +67,7 @@ static void set_kunit_timeout(const char *v)
 static const struct boot_param boot_params[] = {
 	{ "test", set_test },
 	{ "maxcpus", set_maxcpus },
+	{ "expect_cpus", set_expect_cpus },
 	{ "hung_task_timeout", set_hung_timeout },
 	{ "kunit.timeout", set_kunit_timeout },
 };

@@ -11,6 +11,7 @@
 unsigned int nr_cpu_ids = 1;
 volatile unsigned long cpu_online_mask = 1;
 unsigned int setup_max_cpus = NR_CPUS;
+unsigned int expected_cpus;
 
 static struct task_struct *idle_tasks[NR_CPUS];
 

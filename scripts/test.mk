@@ -1,0 +1,51 @@
+# The test matrix (included by the Makefile).
+#
+# A variable given on the command line selects; one left out means all of
+# its values: every arch, every mutex build, and per arch the CPU counts
+# below. Every configuration is built first, then the host runner boots
+# them all (two at a time) and prints one table each and the total.
+
+given = $(filter command line environment,$(origin $(1)))
+TEST_ARCHES := $(if $(call given,ARCH),$(ARCH),$(ALL_ARCHES))
+TEST_MUTEXES := $(if $(call given,MUTEX),$(MUTEX),$(ALL_MUTEXES))
+# CPU counts per arch and build: the native build also runs 2 and 8 CPUs.
+test_cpus = $(if $(call given,CPUS),$(CPUS),$(if $(filter native,$(2)),$(TEST_CPUS_NATIVE_$(1)),1 4))
+TEST_CPUS_NATIVE_i386 := 1 2 4 8
+TEST_CPUS_NATIVE_x86_64 := 1 4 8
+TEST_CPUS_NATIVE_arm := 1 4
+TEST_TIMEOUT ?= 600
+TEST_JOBS ?= 2
+TEST_APPEND ?=
+
+test_configs = $(foreach a,$(TEST_ARCHES),$(foreach m,$(TEST_MUTEXES),\
+	$(foreach c,$(call test_cpus,$(a),$(m)),\
+	name=$(a)-$(m)-cpus$(c),arch=$(a),kernel=build/$(a)-$(m)/$(call image_of,$(a)),cpus=$(c),append=expect_cpus=$(c))))
+comma := ,
+image_of = $(if $(filter x86_64,$(1)),kernel.elf32,kernel.elf)
+
+.PHONY: test test-build check-runner
+test-build:
+	$(Q)for a in $(TEST_ARCHES); do for m in $(TEST_MUTEXES); do \
+		$(MAKE) --no-print-directory ARCH=$$a MUTEX=$$m CONF= all || exit 1; \
+	done; done
+
+test: test-build $(if $(call given,ARCH)$(call given,MUTEX)$(call given,CPUS),,check-runner)
+	$(Q)$(RUNNER) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL) \
+		$(test_configs)
+
+# The runner checks itself: canned logs, then a kernel whose test cases
+# fail, fault, hang and panic on purpose. Each must be reported as failed.
+SELFTEST_DIR := build/i386-native-KUNIT_SELFTEST_FAIL=y
+check-runner:
+	$(Q)sh scripts/test-runner-selftest.sh > build/runner-selftest.log 2>&1 || \
+		{ cat build/runner-selftest.log; exit 1; }
+	@echo "runner self-test: ok (log: build/runner-selftest.log)"
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 MUTEX=native \
+		CONF=CONFIG_KUNIT_SELFTEST_FAIL=y all
+	$(Q)$(RUNNER) -j $(TEST_JOBS) --timeout 120 --expect-fail \
+		--logdir $(SELFTEST_DIR) \
+		$(foreach c,expect_fail assert_fail fault hang panic,\
+		name=selftest-$(c),arch=i386,kernel=$(SELFTEST_DIR)/kernel.elf,cpus=2,append=test=selftest_fail.$(c)) \
+		> build/runner-check.log 2>&1 || \
+		{ cat build/runner-check.log; exit 1; }
+	@echo "runner check: a failing expectation, a failed assertion, a fault, a hang and a panic are each reported (log: build/runner-check.log)"

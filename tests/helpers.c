@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers for the test suites: see tests/helpers.h. */
+#include <kernel.h>
+#include "helpers.h"
+
+
+int workers_start(struct workers *w, int n, int (*fn)(void *), void *args,
+		  size_t size, bool bind, const char *name)
+{
+	unsigned int ncpus = num_online_cpus();
+
+	w->n = 0;
+	for (int i = 0; i < n && i < MAX_WORKERS; i++) {
+		struct task_struct *t = kthread_create(fn, (char *)args + i * size,
+						       "%s/%d", name, i);
+		if (!t)
+			break;
+		if (bind)
+			kthread_bind(t, i % ncpus);
+		w->task[w->n++] = t;
+	}
+	for (int i = 0; i < w->n; i++)
+		wake_up_process(w->task[i]);
+	return w->n;
+}
+
+int workers_join(struct workers *w)
+{
+	int bad = 0;
+
+	for (int i = 0; i < w->n; i++)
+		bad += kthread_join(w->task[i]) != 0;
+	w->n = 0;
+	return bad;
+}
+
+bool wait_for_count(volatile int *flag, int want, unsigned int secs)
+{
+	unsigned long end = jiffies + secs * HZ;
+
+	while (READ_ONCE(*flag) < want) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}
+
+bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
+{
+	unsigned long end = jiffies + secs * HZ;
+
+	while (READ_ONCE(p->state) != state || READ_ONCE(p->on_rq)) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}

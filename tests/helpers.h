@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the test suites: starting one worker per CPU (or
+ * N workers spread over the CPUs), waiting for them with a watchdog, and
+ * waiting until a task has gone to sleep.
+ */
+#ifndef _TESTS_HELPERS_H
+#define _TESTS_HELPERS_H
+
+#include <kunit/test.h>
+#include <kthread.h>
+#include <smp.h>
+#include <time.h>
+
+#define MAX_WORKERS	64
+
+struct workers {
+	struct task_struct *task[MAX_WORKERS];
+	int n;
+};
+
+/*
+ * Starts n workers running fn(arg_i) where arg_i = args + i * size;
+ * worker i is bound to CPU i % online CPUs when bind is true.
+ */
+int workers_start(struct workers *w, int n, int (*fn)(void *), void *args,
+		  size_t size, bool bind, const char *name);
+/* Reaps them all; returns how many returned non-zero. */
+int workers_join(struct workers *w);
+
+/*
+ * Waits (sleeping) up to secs seconds for *flag to become at least want.
+ * A generous limit: it only catches a real hang, never a slow emulator.
+ */
+bool wait_for_count(volatile int *flag, int want, unsigned int secs);
+
+/* Waits until p sleeps in state (off its CPU). */
+bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);
+
+#endif

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Spinlocks: mutual exclusion under contention from every CPU, the irq
+ * forms, and (with CONFIG_DEBUG_SPINLOCK) the misuse reports.
+ */
+#include <kernel.h>
+#include <spinlock.h>
+#include <printk.h>
+#include "helpers.h"
+
+#define LOOPS 20000
+
+static DEFINE_SPINLOCK(test_lock);
+static unsigned long counter;		/* plain: only the lock protects it */
+static volatile int inside;
+static volatile int overlaps;
+
+static int contend(void *arg)
+{
+	bool irq = (long)arg & 1;
+
+	for (int i = 0; i < LOOPS; i++) {
+		unsigned long flags = 0;
+
+		if (irq)
+			spin_lock_irqsave(&test_lock, flags);
+		else
+			spin_lock(&test_lock);
+		if (inside)
+			overlaps++;
+		inside = 1;
+		counter = counter + 1;
+		inside = 0;
+		if (irq)
+			spin_unlock_irqrestore(&test_lock, flags);
+		else
+			spin_unlock(&test_lock);
+	}
+	return 0;
+}
+
+static void mutual_exclusion(struct kunit *test)
+{
+	struct workers w;
+	int n = num_online_cpus() * 2;
+
+	counter = 0;
+	overlaps = 0;
+	/* args: odd workers use the irqsave form */
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, contend, (void *)0, 1,
+					    true, "spin"), n);
+	workers_join(&w);
+	KUNIT_EXPECT_EQ(test, counter, (unsigned long)n * LOOPS);
+	KUNIT_EXPECT_EQ(test, overlaps, 0);
+}
+
+static void trylock_and_state(struct kunit *test)
+{
+	spinlock_t l;
+
+	spin_lock_init(&l);
+	KUNIT_EXPECT_TRUE(test, spin_trylock(&l));
+#ifdef CONFIG_SMP
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&l));
+	KUNIT_EXPECT_FALSE(test, spin_trylock(&l));
+#endif
+	KUNIT_EXPECT_NE(test, preempt_count(), 0);
+	spin_unlock(&l);
+	KUNIT_EXPECT_FALSE(test, spin_is_locked(&l));
+	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
+}
+
+static void irq_forms(struct kunit *test)
+{
+	unsigned long flags;
+
+	spin_lock_irq(&test_lock);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	spin_unlock_irq(&test_lock);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+
+	local_irq_disable();
+	spin_lock_irqsave(&test_lock, flags);
+	spin_unlock_irqrestore(&test_lock, flags);
+	/* restore must not turn interrupts on that were off before */
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_enable();
+}
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+static void debug_recursion_reported(struct kunit *test)
+{
+	unsigned long before = spin_debug_stats.recursion;
+	unsigned long pos = printk_log_pos();
+	DEFINE_SPINLOCK(l);
+
+	spin_lock(&l);
+	spin_lock(&l);		/* reported, not taken */
+	spin_unlock(&l);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.recursion, before + 1);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "BUG: spinlock recursion"));
+	KUNIT_EXPECT_FALSE(test, spin_is_locked(&l));
+	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
+}
+
+static void debug_bad_unlock_reported(struct kunit *test)
+{
+	unsigned long before = spin_debug_stats.bad_unlock;
+	unsigned long pos = printk_log_pos();
+	DEFINE_SPINLOCK(l);
+
+	spin_unlock(&l);	/* never locked */
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_unlock, before + 1);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "already unlocked"));
+	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
+}
+
+static void debug_clean_use_not_reported(struct kunit *test)
+{
+	struct spin_debug_stats before = spin_debug_stats;
+	DEFINE_SPINLOCK(l);
+
+	for (int i = 0; i < 100; i++) {
+		spin_lock(&l);
+		spin_unlock(&l);
+	}
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.recursion, before.recursion);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_unlock, before.bad_unlock);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_magic, before.bad_magic);
+}
+#else
+static void debug_recursion_reported(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
+}
+
+static void debug_bad_unlock_reported(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
+}
+
+static void debug_clean_use_not_reported(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
+}
+#endif
+
+static struct kunit_case spinlock_cases[] = {
+	KUNIT_CASE(mutual_exclusion),
+	KUNIT_CASE(trylock_and_state),
+	KUNIT_CASE(irq_forms),
+	KUNIT_CASE(debug_recursion_reported),
+	KUNIT_CASE(debug_bad_unlock_reported),
+	KUNIT_CASE(debug_clean_use_not_reported),
+	{}
+};
+
+static struct kunit_suite spinlock_suite = {
+	.name = "spinlock",
+	.test_cases = spinlock_cases,
+};
+kunit_test_suite(spinlock_suite);
