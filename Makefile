@@ -113,7 +113,7 @@ $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
 
 # The symbol table takes a second link: the first image gives the
 # addresses, the table goes in after all code, so code does not move.
-KLINK = $(LD) $(ARCH_LDFLAGS) -nostdlib -T $(O)/linker.lds
+KLINK = $(LD) $(ARCH_LDFLAGS) -nostdlib -z noexecstack -T $(O)/linker.lds
 $(O)/kernel.elf: $(OBJS) $(O)/linker.lds scripts/kallsyms.py
 	$(Q)$(KLINK) -o $(O)/.tmp_kernel1 $(OBJS) $(LIBGCC)
 	$(Q)$(NM) -n $(O)/.tmp_kernel1 | scripts/kallsyms.py > $(O)/.tmp_kallsyms.S
@@ -143,8 +143,15 @@ gdb: all
 # ---------------------------------------------------------------- test
 include scripts/test.mk
 
-sizes: all
-	$(Q)scripts/sizes.sh $(ARCH) $(O) $(CROSS_$(ARCH))
+# Every mutex build of ARCH (or the one MUTEX names), built first.
+SIZES_MUTEXES := $(if $(filter command line,$(origin MUTEX)),$(MUTEX),$(ALL_MUTEXES))
+sizes:
+	$(Q)WITH_GDB=1 scripts/check-tools.sh $(ARCH)
+	$(Q)for m in $(SIZES_MUTEXES); do \
+		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF= all || exit 1; \
+	done
+	$(Q)scripts/sizes.sh $(ARCH) $(CROSS_$(ARCH)) \
+		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m))
 
 clean:
 	rm -rf build

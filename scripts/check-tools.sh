@@ -10,7 +10,7 @@ need="kconfig-conf:kconfig-frontends python3:python3"
 case "$arch" in
 i386|x86_64)
 	need="$need i686-linux-gnu-gcc:gcc-i686-linux-gnu"
-	need="$need x86_64-linux-gnu-gcc:gcc-x86-64-linux-gnu"
+	need="$need x86_64-linux-gnu-gcc:gcc"
 	need="$need qemu-system-x86_64:qemu-system-x86"
 	need="$need qemu-system-i386:qemu-system-x86" ;;
 arm)
@@ -33,7 +33,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "Installing missing packages:$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends $missing >/dev/null
+	apt-get install -y -q $missing >/dev/null
 	exit 0
 fi
 echo "Missing tools. Install them with:" >&2

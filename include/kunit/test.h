@@ -148,6 +148,12 @@ void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 #define KUNIT_FAIL(t, fmt, ...)						\
 	kunit_fail_current(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
+/*
+ * Called by the fault handler (oops_end) when the task that faulted runs a
+ * test case: fails the case and ends the task.
+ */
+void __noreturn kunit_case_faulted(void);
+
 /* Runs every registered suite whose "suite.case" matches the glob. */
 int kunit_run_all(const char *glob);
 void kunit_list_all(void);
