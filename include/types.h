@@ -11,11 +11,15 @@
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
-typedef uint64_t u64;
+/*
+ * 64-bit types are long long on every arch, as in Linux, so that one printk
+ * format (%llu, %llx) fits them on 32-bit and 64-bit arches alike.
+ */
+typedef unsigned long long u64;
 typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
-typedef int64_t s64;
+typedef long long s64;
 
 typedef long ssize_t;
 typedef unsigned long uintptr;
