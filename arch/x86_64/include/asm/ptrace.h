@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The registers the trap entry code saves, in the order they lie in memory. */
+#ifndef _ASM_X86_64_PTRACE_H
+#define _ASM_X86_64_PTRACE_H
+
+#ifndef __ASSEMBLY__
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, r11, r10, r9, r8;
+	unsigned long rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	unsigned long vector;
+	unsigned long error_code;
+	unsigned long rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
+};
+
+#define regs_pc(r)	((r)->rip)
+#define regs_fp(r)	((r)->rbp)
+#define regs_irqs_on(r)	(((r)->rflags & 0x200) != 0)
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64 context switch. A task that is not running keeps its callee-saved
+ * registers (RBP, RBX, R12-R15) on its own stack and its stack pointer in
+ * thread.sp.
+ */
+#ifndef _ASM_X86_64_SWITCH_TO_H
+#define _ASM_X86_64_SWITCH_TO_H
+
+struct task_struct;
+
+struct thread_struct {
+	unsigned long sp;
+};
+
+/*
+ * Saves the running context into *prev_sp, continues the one saved at
+ * next_sp, and returns (in the continued task) the task it came from.
+ */
+struct task_struct *__switch_to_asm(unsigned long *prev_sp,
+				    unsigned long next_sp,
+				    struct task_struct *prev);
+
+#define switch_to(prev, next) \
+	__switch_to_asm(&(prev)->thread.sp, (next)->thread.sp, (prev))
+
+#endif
