@@ -10,6 +10,26 @@
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
+/* The largest block alloc_pages() hands out: 2^10 pages, 4 MiB. */
+#define MAX_PAGE_ORDER	10
+
+/*
+ * Where the kernel sees a physical address. Paging is off on i386, so the
+ * two are the same, and the kernel reaches everything below 4 GiB. x86_64
+ * will map low memory 1:1, keeping these the identity below the end of
+ * that mapping, which PHYS_REACHABLE_END will then name.
+ */
+#define PHYS_REACHABLE_END	(1ULL << 32)
+
+static inline void *phys_to_virt(u64 phys)
+{
+	return (void *)(uintptr)phys;
+}
+
+static inline u64 virt_to_phys(const void *virt)
+{
+	return (uintptr)virt;
+}
 
 /* The arch reports usable RAM before mm_init() (physical addresses). */
 void memblock_add(u64 base, u64 size);

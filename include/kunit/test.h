@@ -53,9 +53,13 @@ struct kunit {
 /*
  * Suites register themselves by a pointer in the .kunit_suites section;
  * the linker script collects them between __kunit_suites_start/_end.
+ * The array is named after its line, which takes two macro levels: ##
+ * would paste the word __LINE__ itself rather than the number.
  */
+#define __kunit_paste(a, b)	a##b
+#define __kunit_unique(a, b)	__kunit_paste(a, b)
 #define kunit_test_suites(...)						\
-	static struct kunit_suite *__kunit_suites_##__LINE__[]		\
+	static struct kunit_suite *__kunit_unique(__kunit_suites_, __LINE__)[] \
 	__used __section(".kunit_suites") = { __VA_ARGS__ }
 #define kunit_test_suite(suite)	kunit_test_suites(&suite)
 
@@ -65,6 +69,11 @@ void __noreturn kunit_abort(struct kunit *test);
 void kunit_skip_current(struct kunit *test, const char *fmt, ...)
 	__printf(2, 3);
 void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+/*
+ * For the fault handler (oops_end), after the report was printed: fails
+ * the case the current task runs and ends the task.
+ */
+void __noreturn kunit_case_faulted(void);
 
 #define kunit_skip(test, fmt, ...) do {					\
 	kunit_skip_current(test, fmt, ##__VA_ARGS__);			\

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test runner: it finds the suites the linker collected, runs each
+ * selected case in a kernel thread of its own and prints the results in
+ * KTAP. A case that fails an assertion or faults ends its own thread; one
+ * that never returns is given up on after its time limit. Either way the
+ * run goes on with the next case.
+ *
+ * Only the runner prints result lines. A case thread prints its
+ * diagnostics while the runner is waiting for it, so they always come
+ * before that case's result and never inside another case's output.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <kthread.h>
+#include <completion.h>
+#include <time.h>
+#include <mm.h>
+#include <kunit/test.h>
+
+extern struct kunit_suite *__kunit_suites_start[], *__kunit_suites_end[];
+
+/* Seconds a case may take unless it says otherwise (kunit.timeout=). */
+unsigned int kunit_default_timeout = CONFIG_KUNIT_TIMEOUT;
+
+/* One case being run: shared by the runner and the case's thread. */
+struct kunit_run {
+	struct kunit test;
+	struct kunit_suite *suite;
+	struct kunit_case *kcase;
+	struct completion done;
+	bool in_case;		/* past init: exit must still run */
+};
+
+#define for_each_suite(sp) \
+	for (sp = __kunit_suites_start; sp < __kunit_suites_end; sp++)
+#define for_each_case(suite, c) \
+	for (c = (suite)->test_cases; c->run_case; c++)
+
+static struct kunit_run *to_run(struct kunit *test)
+{
+	return container_of(test, struct kunit_run, test);
+}
+
+/* One "    # ..." line, whether or not the message ends in a newline. */
+static void print_diag(const char *where, const char *fmt, va_list args)
+{
+	char msg[160];
+	int len = vscnprintf(msg, sizeof(msg), fmt, args);
+
+	if (len && msg[len - 1] == '\n')
+		msg[len - 1] = '\0';
+	printk("    # %s%s\n", where, msg);
+}
+
+static void set_failure(struct kunit *test)
+{
+	WRITE_ONCE(test->status, KUNIT_FAILURE);
+	__atomic_fetch_add(&test->failures, 1, __ATOMIC_RELAXED);
+}
+
+void kunit_fail_current(struct kunit *test, const char *file, int line,
+			const char *fmt, ...)
+{
+	const char *base = strrchr(file, '/');
+	char where[64];
+	va_list args;
+
+	set_failure(test);
+	snprintf(where, sizeof(where), "%s:%d: ", base ? base + 1 : file, line);
+	va_start(args, fmt);
+	print_diag(where, fmt, args);
+	va_end(args);
+}
+
+/* A failure wins over a skip: it must never be hidden by one. */
+void kunit_skip_current(struct kunit *test, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(test->status_comment, sizeof(test->status_comment), fmt,
+		   args);
+	va_end(args);
+	if (test->status != KUNIT_FAILURE)
+		test->status = KUNIT_SKIPPED;
+}
+
+void kunit_info(struct kunit *test, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	print_diag("", fmt, args);
+	va_end(args);
+}
+
+/*
+ * Ends the case thread. The runner may free the run as soon as it sees
+ * the completion, so nothing may touch it after that.
+ */
+static void __noreturn end_case(struct kunit_run *run, int code)
+{
+	current->kunit = NULL;
+	complete(&run->done);
+	do_exit(code);
+}
+
+/*
+ * A failed assertion or a skip. The suite's exit still runs, so that what
+ * init set up is undone. A helper thread that the case started has no
+ * completion to signal: only that thread ends, and its exit code says so.
+ */
+void __noreturn kunit_abort(struct kunit *test)
+{
+	struct kunit_run *run = to_run(test);
+
+	if (current->kunit != test)
+		do_exit(1);
+	if (run->in_case) {
+		run->in_case = false;
+		if (run->suite->exit)
+			run->suite->exit(test);
+	}
+	end_case(run, 0);
+}
+
+/* Whatever the fault left behind, exit is not run on top of it. */
+void __noreturn kunit_case_faulted(void)
+{
+	struct kunit_run *run = to_run(current->kunit);
+
+	set_failure(&run->test);
+	printk("    # case faulted (see the report above)\n");
+	end_case(run, 1);
+}
+
+static int case_thread(void *data)
+{
+	struct kunit_run *run = data;
+	struct kunit *test = &run->test;
+	int err = 0;
+
+	if (run->suite->init)
+		err = run->suite->init(test);
+	if (err) {
+		set_failure(test);
+		printk("    # init failed with %d\n", err);
+		end_case(run, 0);
+	}
+	run->in_case = true;
+	run->kcase->run_case(test);
+	run->in_case = false;
+	if (run->suite->exit)
+		run->suite->exit(test);
+	end_case(run, 0);
+}
+
+static void print_result(unsigned int nr, const char *name,
+			 enum kunit_status status, const char *indent,
+			 const char *reason)
+{
+	if (status == KUNIT_SKIPPED)
+		printk("%sok %u %s # SKIP%s%s\n", indent, nr, name,
+		       *reason ? " " : "", reason);
+	else
+		printk("%s%s %u %s\n", indent,
+		       status == KUNIT_FAILURE ? "not ok" : "ok", nr, name);
+}
+
+static struct task_struct *start_case(struct kunit_run *run)
+{
+	struct task_struct *task;
+
+	task = kthread_create(case_thread, run, "kunit/%s", run->kcase->name);
+	if (task) {
+		task->kunit = &run->test;
+		wake_up_process(task);
+	}
+	return task;
+}
+
+/*
+ * Runs case number nr and prints its result. A case that overruns its
+ * time limit cannot be stopped: its thread and its run are left alone for
+ * good, since the thread may still use them. kunit.timeout=0 means no
+ * limit.
+ */
+static enum kunit_status run_case(struct kunit_suite *suite,
+				  struct kunit_case *kcase, unsigned int nr)
+{
+	unsigned int secs = kcase->timeout ?: kunit_default_timeout;
+	unsigned long limit = secs ? secs * HZ : MAX_SCHEDULE_TIMEOUT;
+	struct kunit_run *run = kzalloc(sizeof(*run));
+	struct task_struct *task = NULL;
+	enum kunit_status status;
+
+	if (run) {
+		run->test.name = kcase->name;
+		run->suite = suite;
+		run->kcase = kcase;
+		init_completion(&run->done);
+		task = start_case(run);
+	}
+	if (!task) {
+		kfree(run);
+		printk("    # no memory for the case's thread\n");
+		print_result(nr, kcase->name, KUNIT_FAILURE, "    ", "");
+		return KUNIT_FAILURE;
+	}
+	if (!wait_for_completion_timeout(&run->done, limit)) {
+		printk("    not ok %u %s # TIMEOUT after %us\n", nr,
+		       kcase->name, secs);
+		return KUNIT_FAILURE;
+	}
+	kthread_join(task);
+	status = run->test.status;
+	print_result(nr, kcase->name, status, "    ", run->test.status_comment);
+	kfree(run);
+	return status;
+}
+
+static bool case_selected(const char *glob, struct kunit_suite *suite,
+			  struct kunit_case *kcase)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s.%s", suite->name, kcase->name);
+	return glob_match(glob, name) || glob_match(glob, suite->name);
+}
+
+static unsigned int nr_selected(const char *glob, struct kunit_suite *suite)
+{
+	struct kunit_case *kcase;
+	unsigned int n = 0;
+
+	for_each_case(suite, kcase)
+		n += case_selected(glob, suite, kcase);
+	return n;
+}
+
+/*
+ * Runs the selected cases of suite number nr; returns how many failed.
+ * If suite_init fails, every selected case fails without running.
+ */
+static int run_suite(struct kunit_suite *suite, const char *glob,
+		     unsigned int nr)
+{
+	unsigned int n = 0, failed = 0, skipped = 0;
+	enum kunit_status status;
+	struct kunit_case *kcase;
+	int err = 0;
+
+	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
+	       suite->name, nr_selected(glob, suite));
+	if (suite->suite_init)
+		err = suite->suite_init(suite);
+	if (err)
+		printk("    # suite_init failed with %d\n", err);
+	for_each_case(suite, kcase) {
+		if (!case_selected(glob, suite, kcase))
+			continue;
+		n++;
+		if (err) {
+			status = KUNIT_FAILURE;
+			print_result(n, kcase->name, status, "    ", "");
+		} else {
+			status = run_case(suite, kcase, n);
+		}
+		failed += status == KUNIT_FAILURE;
+		skipped += status == KUNIT_SKIPPED;
+	}
+	if (!err && suite->suite_exit)
+		suite->suite_exit(suite);
+	if (failed)
+		status = KUNIT_FAILURE;
+	else
+		status = skipped == n ? KUNIT_SKIPPED : KUNIT_SUCCESS;
+	print_result(nr, suite->name, status, "", "");
+	return failed;
+}
+
+int kunit_run_all(const char *glob)
+{
+	struct kunit_suite **suite;
+	unsigned int nr_suites = 0, nr = 0;
+	int failed = 0;
+
+	for_each_suite(suite)
+		nr_suites += nr_selected(glob, *suite) > 0;
+	printk("KTAP version 1\n1..%u\n", nr_suites);
+	for_each_suite(suite)
+		if (nr_selected(glob, *suite))
+			failed += run_suite(*suite, glob, ++nr);
+	return failed;
+}
+
+void kunit_list_all(void)
+{
+	struct kunit_suite **suite;
+	struct kunit_case *kcase;
+
+	for_each_suite(suite)
+		for_each_case(*suite, kcase)
+			printk("%s.%s\n", (*suite)->name, kcase->name);
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test framework checked by itself. Suite "kunit" passes: every check
+ * macro passes when it should and evaluates its operands once, and a case
+ * sees what the suite's hooks set up. A failing case cannot be checked from
+ * inside a passing one, so the failure paths are in "selftest_fail"
+ * (CONFIG_KUNIT_SELFTEST_FAIL), whose every case must be reported failed:
+ * the host runner's own check boots it one case at a time.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <sched.h>
+#include <printk.h>
+#include <mm.h>
+#include <kunit/test.h>
+
+#define PRIV_MAGIC	0x7e57c0deUL
+
+static int evaluations;
+static bool suite_init_ran;
+
+static long once(long v)
+{
+	evaluations++;
+	return v;
+}
+
+static const void *once_ptr(const void *p)
+{
+	evaluations++;
+	return p;
+}
+
+static const char *once_str(const char *s)
+{
+	evaluations++;
+	return s;
+}
+
+static void expect_macros_pass(struct kunit *test)
+{
+	int x;
+
+	evaluations = 0;
+	KUNIT_EXPECT_EQ(test, once(3), once(3));
+	KUNIT_EXPECT_NE(test, once(3), once(4));
+	KUNIT_EXPECT_LT(test, once(-1), once(1));
+	KUNIT_EXPECT_LE(test, once(2), once(2));
+	KUNIT_EXPECT_GT(test, once(5), once(4));
+	KUNIT_EXPECT_GE(test, once(4), once(4));
+	KUNIT_EXPECT_TRUE(test, once(7));
+	KUNIT_EXPECT_FALSE(test, once(0));
+	KUNIT_EXPECT_NULL(test, once_ptr(NULL));
+	KUNIT_EXPECT_NOT_NULL(test, once_ptr(&x));
+	KUNIT_EXPECT_PTR_EQ(test, once_ptr(&x), once_ptr(&x));
+	KUNIT_EXPECT_PTR_NE(test, once_ptr(&x), once_ptr(&x + 1));
+	KUNIT_EXPECT_STREQ(test, once_str("mutex"), once_str("mutex"));
+	KUNIT_EXPECT_STRNEQ(test, once_str("mutex"), once_str("semaphore"));
+	KUNIT_EXPECT_EQ(test, evaluations, 24);
+	/* 64-bit operands are compared whole, not truncated */
+	KUNIT_EXPECT_NE(test, 0x100000001LL, 1);
+	KUNIT_EXPECT_EQ(test, test->status, KUNIT_SUCCESS);
+	KUNIT_EXPECT_EQ(test, test->failures, 0);
+}
+
+static void assert_macros_pass(struct kunit *test)
+{
+	int x;
+
+	evaluations = 0;
+	KUNIT_ASSERT_EQ(test, once(3), once(3));
+	KUNIT_ASSERT_NE(test, once(3), once(4));
+	KUNIT_ASSERT_LT(test, once(-1), once(1));
+	KUNIT_ASSERT_LE(test, once(2), once(2));
+	KUNIT_ASSERT_GT(test, once(5), once(4));
+	KUNIT_ASSERT_GE(test, once(4), once(4));
+	KUNIT_ASSERT_TRUE(test, once(7));
+	KUNIT_ASSERT_FALSE(test, once(0));
+	KUNIT_ASSERT_NULL(test, once_ptr(NULL));
+	KUNIT_ASSERT_NOT_NULL(test, once_ptr(&x));
+	KUNIT_ASSERT_PTR_EQ(test, once_ptr(&x), once_ptr(&x));
+	KUNIT_ASSERT_PTR_NE(test, once_ptr(&x), once_ptr(&x + 1));
+	KUNIT_ASSERT_STREQ(test, once_str("mutex"), once_str("mutex"));
+	KUNIT_ASSERT_STRNEQ(test, once_str("mutex"), once_str("semaphore"));
+	/* Reached only if no passing assertion ended the case. */
+	KUNIT_EXPECT_EQ(test, evaluations, 24);
+	KUNIT_EXPECT_EQ(test, test->status, KUNIT_SUCCESS);
+}
+
+static void priv_set_by_init(struct kunit *test)
+{
+	unsigned long *priv = test->priv;
+
+	KUNIT_ASSERT_NOT_NULL(test, priv);
+	KUNIT_EXPECT_EQ(test, *priv, PRIV_MAGIC);
+}
+
+static void suite_init_seen(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, suite_init_ran);
+}
+
+static void runs_in_own_thread(struct kunit *test)
+{
+	KUNIT_EXPECT_PTR_EQ(test, current->kunit, test);
+	KUNIT_EXPECT_EQ(test, strncmp(current->comm, "kunit/", 6), 0);
+	KUNIT_EXPECT_STREQ(test, test->name, "runs_in_own_thread");
+	KUNIT_EXPECT_FALSE(test, current->idle);
+}
+
+static void info_is_a_diagnostic(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_info(test, "kunit_info says %d\n", 42);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+						"    # kunit_info says 42\n"));
+}
+
+/* Each case gets its own priv, which exit checks and frees. */
+static int selftest_init(struct kunit *test)
+{
+	unsigned long *priv = kmalloc(sizeof(*priv));
+
+	if (!priv)
+		return -ENOMEM;
+	*priv = PRIV_MAGIC;
+	test->priv = priv;
+	return 0;
+}
+
+static void selftest_exit(struct kunit *test)
+{
+	unsigned long *priv = test->priv;
+
+	KUNIT_EXPECT_EQ(test, *priv, PRIV_MAGIC);
+	kfree(priv);
+}
+
+static int selftest_suite_init(struct kunit_suite *suite)
+{
+	suite_init_ran = true;
+	return 0;
+}
+
+static void selftest_suite_exit(struct kunit_suite *suite)
+{
+	suite_init_ran = false;
+}
+
+static struct kunit_case kunit_cases[] = {
+	KUNIT_CASE(expect_macros_pass),
+	KUNIT_CASE(assert_macros_pass),
+	KUNIT_CASE(priv_set_by_init),
+	KUNIT_CASE(suite_init_seen),
+	KUNIT_CASE(runs_in_own_thread),
+	KUNIT_CASE(info_is_a_diagnostic),
+	{}
+};
+
+static struct kunit_suite kunit_selftest_suite = {
+	.name = "kunit",
+	.test_cases = kunit_cases,
+	.init = selftest_init,
+	.exit = selftest_exit,
+	.suite_init = selftest_suite_init,
+	.suite_exit = selftest_suite_exit,
+};
+kunit_test_suite(kunit_selftest_suite);
+
+#ifdef CONFIG_KUNIT_SELFTEST_FAIL
+static void expect_fail(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 1 + 1, 3);
+}
+
+static void assert_fail(struct kunit *test)
+{
+	KUNIT_ASSERT_TRUE(test, 1 + 1 == 3);
+	KUNIT_FAIL(test, "the case went on after a failed assertion");
+}
+
+/*
+ * The classic bug. It faults only where page 0 is unmapped; with paging
+ * off (i386) or no MMU, address 0 is plain memory, so a trap instruction
+ * follows to make the case fault on every arch.
+ */
+static void fault(struct kunit *test)
+{
+	volatile int *p = NULL;
+
+	*p = 1;
+	__builtin_trap();
+}
+
+static void hang(struct kunit *test)
+{
+	for (;;)
+		msleep(1000);
+}
+
+static void panic_in_case(struct kunit *test)
+{
+	panic("selftest panic");
+}
+
+static struct kunit_case selftest_fail_cases[] = {
+	KUNIT_CASE(expect_fail),
+	KUNIT_CASE(assert_fail),
+	KUNIT_CASE(fault),
+	KUNIT_CASE_SLOW(hang, 3),
+	{ .run_case = panic_in_case, .name = "panic" },
+	{}
+};
+
+static struct kunit_suite selftest_fail_suite = {
+	.name = "selftest_fail",
+	.test_cases = selftest_fail_cases,
+};
+kunit_test_suite(selftest_fail_suite);
+#endif
