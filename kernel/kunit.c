@@ -208,7 +208,8 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 		print_result(nr, kcase->name, KUNIT_FAILURE, "    ", "");
 		return KUNIT_FAILURE;
 	}
-	if (!wait_for_completion_timeout(&run->done, limit)) {
+	/* Interruptible: a long case must not look like a hung runner. */
+	if (wait_for_completion_interruptible_timeout(&run->done, limit) <= 0) {
 		printk("    not ok %u %s # TIMEOUT after %us\n", nr,
 		       kcase->name, secs);
 		return KUNIT_FAILURE;

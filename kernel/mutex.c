@@ -26,13 +26,13 @@
 #endif
 
 #ifdef CONFIG_DEBUG_MUTEXES
-#include "mutex-debug.h"
+#include "mutex-debug-hooks.h"
 #else
 /* Without debugging the hooks are empty and the fastpath is all there is. */
-#define debug_mutex_note_caller()			do { } while (0)
+#define debug_mutex_enter(lock, may_sleep)		true
 #define debug_mutex_caller()				0UL
+#define debug_mutex_init_check(lock)			true
 #define debug_mutex_init(lock, name)			do { } while (0)
-#define debug_mutex_lock_check(lock)			do { } while (0)
 #define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)
@@ -45,6 +45,8 @@
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
+	if (!debug_mutex_init_check(lock))
+		return;
 	atomic_set(&lock->count, 1);
 	spin_lock_init(&lock->wait_lock);
 	INIT_LIST_HEAD(&lock->wait_list);
@@ -86,7 +88,6 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
-	debug_mutex_lock_check(lock);
 	spin_lock(&lock->wait_lock);
 	for (;;) {
 		/*
@@ -168,7 +169,6 @@ static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
 	struct mutex *lock = container_of(count, struct mutex, count);
 	int prev;
 
-	debug_mutex_lock_check(lock);
 	spin_lock(&lock->wait_lock);
 	prev = atomic_xchg(&lock->count, -1);
 	if (prev == 1)
@@ -187,7 +187,8 @@ static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
  */
 __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 {
-	debug_mutex_note_caller();
+	if (!debug_mutex_enter(lock, true))
+		return;
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
 }
 
@@ -197,7 +198,8 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
  */
 __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 {
-	debug_mutex_note_caller();
+	if (!debug_mutex_enter(lock, true))
+		return -EINTR;
 	return __mutex_fastpath_lock_retval(&lock->count,
 					    __mutex_lock_interruptible_slowpath);
 }
@@ -209,7 +211,8 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
  */
 __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 {
-	debug_mutex_note_caller();
+	if (!debug_mutex_enter(lock, false))
+		return 0;
 	return __mutex_fastpath_trylock(&lock->count, __mutex_trylock_slowpath);
 }
 
@@ -219,5 +222,7 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
  */
 __mutex_entry void fastcall mutex_unlock(struct mutex *lock)
 {
+	if (!debug_mutex_enter(lock, false))
+		return;
 	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
 }

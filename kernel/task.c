@@ -154,10 +154,11 @@ void __noreturn do_exit(int code)
 	mutex_debug_check_no_locks_held(p);
 	p->exit_code = code;
 	/*
+	 * complete_all: the end is final, any number of tasks may wait for it.
 	 * The reaper may run as soon as this completes, but it waits until
 	 * we are off this CPU (task_is_dead) before it frees our stack.
 	 */
-	complete(&p->exited);
+	complete_all(&p->exited);
 	arch_local_irq_disable();
 	sched_exit_current();
 }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hooks kernel/mutex.c calls in the debug build; they are empty macros
+ * otherwise. Every hook runs under the mutex's wait_lock unless said.
+ */
+#ifndef _KERNEL_MUTEX_DEBUG_HOOKS_H
+#define _KERNEL_MUTEX_DEBUG_HOOKS_H
+
+#include <mutex.h>
+
+/* Keep frame pointers in the entry points: reports print backtraces. */
+#define __mutex_entry
+
+/*
+ * At every API entry, without wait_lock: records the caller, checks the
+ * mutex was initialised and not destroyed (repairing it after the
+ * report), refuses use from interrupt context, and for the calls that may
+ * sleep, checks the context with might_sleep(). False: do nothing more.
+ */
+bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
+			 unsigned long ip);
+#define debug_mutex_enter(lock, may_sleep) \
+	__debug_mutex_enter(lock, may_sleep, _RET_IP_)
+#define debug_mutex_caller()	(current->mutex_caller)
+
+/* Without wait_lock: false (after a report) if lock is held. */
+bool debug_mutex_init_check(struct mutex *lock);
+void debug_mutex_init(struct mutex *lock, const char *name);
+
+/* The deadlock detector runs here, before the task blocks. */
+void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
+			    struct thread_info *ti);
+void debug_mutex_remove_waiter(struct mutex *lock,
+			       struct mutex_waiter *waiter,
+			       struct thread_info *ti);
+void debug_mutex_set_owner(struct mutex *lock, struct thread_info *ti,
+			   unsigned long ip);
+/* False (after a report) if the caller may not unlock it. */
+bool debug_mutex_unlock_check(struct mutex *lock);
+void debug_mutex_clear_owner(struct mutex *lock);
+
+#endif

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mutex debugging (CONFIG_DEBUG_MUTEXES): checks every mutex operation
+ * against the rules in include/mutex.h and looks for deadlocks before a
+ * task blocks. Each report starts with a fixed line, names the lock, its
+ * owner and where it was taken, and prints backtraces; then the kernel goes
+ * on, so that a test can provoke a bug, check the report and continue.
+ * docs/mutex-debug.md shows every report.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <smp.h>
+#include <mutex.h>
+#include <irq.h>
+#include <asm/spinlock.h>
+#include "mutex-debug-hooks.h"
+
+#ifdef CONFIG_DEBUG_MUTEXES
+
+/* What mutex_destroy() leaves in ->magic. */
+#define MUTEX_DESTROYED		((void *)0x6d757478UL)
+
+const char *const mutex_bug_title[MUTEX_BUG_NR] = {
+	[MUTEX_BUG_RECURSION]	= "BUG: lock recursion deadlock detected",
+	[MUTEX_BUG_CIRCULAR]	= "BUG: circular locking deadlock detected",
+	[MUTEX_BUG_CHAIN_TOO_LONG] = "BUG: lock dependency chain too long",
+	[MUTEX_BUG_DOUBLE_UNLOCK] = "BUG: unlock of an unlocked mutex",
+	[MUTEX_BUG_NOT_OWNER]	= "BUG: unlock of a mutex held by another task",
+	[MUTEX_BUG_UNINITIALIZED] = "BUG: mutex used without mutex_init",
+	[MUTEX_BUG_DESTROYED]	= "BUG: mutex used after mutex_destroy",
+	[MUTEX_BUG_INIT_HELD]	= "BUG: mutex_init of a held mutex",
+	[MUTEX_BUG_DESTROY_HELD] = "BUG: mutex_destroy of a held mutex",
+	[MUTEX_BUG_EXIT_HELD]	= "BUG: task exiting with mutexes held",
+	[MUTEX_BUG_FREE_HELD]	= "BUG: freeing memory that holds a locked mutex",
+	[MUTEX_BUG_IN_IRQ]	= "BUG: mutex used in interrupt context",
+};
+
+unsigned long mutex_debug_reports[MUTEX_BUG_NR];
+
+/*
+ * Longest owner -> blocked-on chain followed before giving up with a
+ * report. The seeds stopped at 20; a test may lower it to see the report.
+ */
+unsigned int mutex_debug_max_chain = 1024;
+
+/*
+ * Owners, held-lock lists and blocked_on pointers of every task are
+ * guarded by this one lock, so the deadlock detector sees a consistent
+ * graph. It is a raw arch lock: reports are printed under it.
+ */
+static arch_spinlock_t debug_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+static unsigned long debug_lock_irqsave(void)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	arch_spin_lock(&debug_lock);
+	return flags;
+}
+
+static void debug_unlock_irqrestore(unsigned long flags)
+{
+	arch_spin_unlock(&debug_lock);
+	arch_local_irq_restore(flags);
+}
+
+static void print_lock(struct mutex *lock)
+{
+	struct thread_info *owner = lock->owner;
+
+	printk(" [%p] {%s}\n", lock, lock->name);
+	if (owner) {
+		printk(" .. held by:      %s/%d\n", owner->task->comm,
+		       owner->task->pid);
+		printk(" ... acquired at: %pS\n", (void *)lock->acquire_ip);
+	} else {
+		printk(" .. not held\n");
+	}
+}
+
+static void print_held_locks(struct task_struct *p)
+{
+	struct mutex *lock;
+	int n = 0;
+
+	list_for_each_entry(lock, &p->held_locks, held_list) {
+		printk(" #%d: [%p] {%s} acquired at %pS\n", n++, lock,
+		       lock->name, (void *)lock->acquire_ip);
+	}
+	if (!n)
+		printk(" (no mutexes held)\n");
+}
+
+static void report_begin(enum mutex_bug kind)
+{
+	mutex_debug_reports[kind]++;
+	printk("\n=============================================\n");
+	printk("%s\n", mutex_bug_title[kind]);
+	printk("---------------------------------------------\n");
+	printk("offending task: %s/%d on CPU %u\n", current->comm,
+	       current->pid, smp_processor_id());
+}
+
+static void report_end(void)
+{
+	dump_stack();
+	printk("=============================================\n");
+}
+
+/* A report about one lock and the current task's use of it. */
+static void report_lock(enum mutex_bug kind, struct mutex *lock,
+			unsigned long ip)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	report_begin(kind);
+	print_lock(lock);
+	printk(" ... used at:     %pS\n", (void *)ip);
+	report_end();
+	debug_unlock_irqrestore(flags);
+}
+
+/* A mutex not set up by the API: say so, then make it usable. */
+static void repair(struct mutex *lock, enum mutex_bug kind, unsigned long ip)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	/* Its fields are garbage: print only where it is. */
+	report_begin(kind);
+	printk(" [%p] (magic %p) used at: %pS\n", lock, lock->magic,
+	       (void *)ip);
+	report_end();
+	debug_unlock_irqrestore(flags);
+
+	atomic_set(&lock->count, 1);
+	spin_lock_init(&lock->wait_lock);
+	INIT_LIST_HEAD(&lock->wait_list);
+	debug_mutex_init(lock, "(repaired)");
+}
+
+bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
+			 unsigned long ip)
+{
+	if (unlikely(in_interrupt())) {
+		report_lock(MUTEX_BUG_IN_IRQ, lock, ip);
+		return false;
+	}
+	if (unlikely(lock->magic != lock))
+		repair(lock, lock->magic == MUTEX_DESTROYED ?
+		       MUTEX_BUG_DESTROYED : MUTEX_BUG_UNINITIALIZED, ip);
+	current->mutex_caller = ip;
+	if (may_sleep)
+		might_sleep();
+	return true;
+}
+
+bool debug_mutex_init_check(struct mutex *lock)
+{
+	if (lock->magic == lock && READ_ONCE(lock->owner)) {
+		report_lock(MUTEX_BUG_INIT_HELD, lock, _RET_IP_);
+		return false;
+	}
+	return true;
+}
+
+void debug_mutex_init(struct mutex *lock, const char *name)
+{
+	lock->name = name ? name : "mutex";
+	lock->magic = lock;
+	lock->owner = NULL;
+	lock->acquire_ip = 0;
+	INIT_LIST_HEAD(&lock->held_list);
+}
+
+void mutex_destroy(struct mutex *lock)
+{
+	if (lock->magic == lock && mutex_is_locked(lock)) {
+		report_lock(MUTEX_BUG_DESTROY_HELD, lock, _RET_IP_);
+		return;
+	}
+	lock->magic = MUTEX_DESTROYED;
+}
+
+/* ---- the deadlock detector ---- */
+
+static struct mutex *next_in_chain(struct mutex *lock)
+{
+	struct thread_info *owner = lock->owner;
+	struct mutex_waiter *w;
+
+	if (!owner)
+		return NULL;
+	w = owner->task->blocked_on;
+	return w ? w->lock : NULL;
+}
+
+/* Each task of the cycle: what it waits for, what it holds, where it is. */
+static void print_cycle(struct mutex *lock)
+{
+	struct thread_info *me = current_thread_info();
+	struct mutex *l = lock;
+
+	while (l->owner && l->owner != me) {
+		struct task_struct *p = l->owner->task;
+
+		printk("\n%s/%d holds it, and is blocked on:\n", p->comm, p->pid);
+		print_lock(p->blocked_on->lock);
+		printk("%s/%d holds:\n", p->comm, p->pid);
+		print_held_locks(p);
+		printk("%s/%d's stack:\n", p->comm, p->pid);
+		show_stack(p);
+		l = p->blocked_on->lock;
+	}
+}
+
+static void report_deadlock(enum mutex_bug kind, struct mutex *lock,
+			    unsigned long ip)
+{
+	report_begin(kind);
+	printk("%s/%d is trying to acquire this lock:\n", current->comm,
+	       current->pid);
+	print_lock(lock);
+	printk(" ... trying at:   %pS\n", (void *)ip);
+	if (kind == MUTEX_BUG_CIRCULAR)
+		print_cycle(lock);
+	printk("\n%s/%d holds:\n", current->comm, current->pid);
+	print_held_locks(current);
+	printk("%s/%d's stack:\n", current->comm, current->pid);
+	report_end();
+}
+
+/*
+ * Follow lock -> its owner -> the lock that owner is blocked on -> ... If
+ * the chain comes back to us, blocking would never end. A cycle that does
+ * not pass through us (we are joining a deadlock already reported) is
+ * recognised by the slow pointer, which moves one link per two.
+ */
+static void check_deadlock(struct mutex *lock, unsigned long ip)
+{
+	struct thread_info *me = current_thread_info();
+	struct mutex *l = lock, *slow = lock;
+	unsigned int depth = 0;
+
+	for (; l; l = next_in_chain(l)) {
+		if (l->owner == me) {
+			report_deadlock(depth ? MUTEX_BUG_CIRCULAR :
+					MUTEX_BUG_RECURSION, lock, ip);
+			return;
+		}
+		if (++depth > mutex_debug_max_chain) {
+			report_deadlock(MUTEX_BUG_CHAIN_TOO_LONG, lock, ip);
+			return;
+		}
+		if (!(depth & 1))
+			slow = next_in_chain(slow);
+		if (depth > 1 && slow == l)
+			return;
+	}
+}
+
+void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
+			    struct thread_info *ti)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	waiter->magic = waiter;
+	waiter->lock = lock;
+	ti->task->blocked_on = waiter;
+	check_deadlock(lock, current->mutex_caller);
+	debug_unlock_irqrestore(flags);
+}
+
+void debug_mutex_remove_waiter(struct mutex *lock,
+			       struct mutex_waiter *waiter,
+			       struct thread_info *ti)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	WARN_ON(waiter->magic != waiter || waiter->lock != lock);
+	WARN_ON(ti->task->blocked_on != waiter);
+	ti->task->blocked_on = NULL;
+	debug_unlock_irqrestore(flags);
+}
+
+/* ---- ownership ---- */
+
+void debug_mutex_set_owner(struct mutex *lock, struct thread_info *ti,
+			   unsigned long ip)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	lock->owner = ti;
+	lock->acquire_ip = ip;
+	list_add_tail(&lock->held_list, &ti->task->held_locks);
+	debug_unlock_irqrestore(flags);
+}
+
+void debug_mutex_clear_owner(struct mutex *lock)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	list_del_init(&lock->held_list);
+	lock->owner = NULL;
+	debug_unlock_irqrestore(flags);
+}
+
+bool debug_mutex_unlock_check(struct mutex *lock)
+{
+	struct thread_info *owner = READ_ONCE(lock->owner);
+
+	if (!owner) {
+		report_lock(MUTEX_BUG_DOUBLE_UNLOCK, lock, _RET_IP_);
+		return false;
+	}
+	if (owner != current_thread_info()) {
+		report_lock(MUTEX_BUG_NOT_OWNER, lock, _RET_IP_);
+		return false;
+	}
+	return true;
+}
+
+/* ---- tasks and memory ---- */
+
+/*
+ * A task that exits holding mutexes would leave them locked for ever:
+ * report them, then release them so that their waiters can go on.
+ */
+void mutex_debug_check_no_locks_held(struct task_struct *task)
+{
+	unsigned long flags;
+	struct mutex *lock;
+
+	if (list_empty(&task->held_locks))
+		return;
+	flags = debug_lock_irqsave();
+	report_begin(MUTEX_BUG_EXIT_HELD);
+	print_held_locks(task);
+	report_end();
+	debug_unlock_irqrestore(flags);
+
+	while (!list_empty(&task->held_locks)) {
+		lock = list_first_entry(&task->held_locks, struct mutex,
+					held_list);
+		spin_lock(&lock->wait_lock);
+		debug_mutex_clear_owner(lock);
+		atomic_set(&lock->count, 1);
+		if (!list_empty(&lock->wait_list))
+			wake_up_process(list_first_entry(&lock->wait_list,
+				struct mutex_waiter, list)->ti->task);
+		spin_unlock(&lock->wait_lock);
+	}
+}
+
+static bool inside(const void *p, const void *from, unsigned long len)
+{
+	return (const char *)p >= (const char *)from &&
+	       (const char *)p < (const char *)from + len;
+}
+
+/* Before memory is freed: no held mutex may live in it. */
+void mutex_debug_check_no_locks_freed(const void *from, unsigned long len)
+{
+	struct task_struct *p;
+	struct mutex *lock, *next;
+	unsigned long flags, dflags;
+
+	spin_lock_irqsave(&task_list_lock, flags);
+	dflags = debug_lock_irqsave();
+	list_for_each_entry(p, &task_list, tasks) {
+		list_for_each_entry_safe(lock, next, &p->held_locks, held_list) {
+			if (!inside(lock, from, len))
+				continue;
+			report_begin(MUTEX_BUG_FREE_HELD);
+			printk("freeing [%p, %p), which holds:\n", from,
+			       (const char *)from + len);
+			print_lock(lock);
+			report_end();
+			/* The memory is going: forget the lock. */
+			list_del_init(&lock->held_list);
+			lock->owner = NULL;
+		}
+	}
+	debug_unlock_irqrestore(dflags);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+/* ---- showing the state of all locks ---- */
+
+void mutex_debug_show_held_locks(struct task_struct *task)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	printk("locks held by %s/%d:\n", task->comm, task->pid);
+	print_held_locks(task);
+	debug_unlock_irqrestore(flags);
+}
+
+static void show_task_locks(struct task_struct *p)
+{
+	printk("%c %s/%d", task_state_char(p), p->comm, p->pid);
+	if (p->blocked_on) {
+		printk(" blocked on mutex:");
+		print_lock(p->blocked_on->lock);
+	} else {
+		printk(" (not blocked on a mutex)\n");
+	}
+}
+
+void mutex_debug_show_all_locks(void)
+{
+	struct task_struct *p;
+	unsigned long flags, dflags;
+	struct mutex *lock;
+
+	printk("\nShowing all tasks and the mutexes they wait for:\n");
+	spin_lock_irqsave(&task_list_lock, flags);
+	dflags = debug_lock_irqsave();
+	list_for_each_entry(p, &task_list, tasks)
+		show_task_locks(p);
+	printk("\nShowing all held mutexes:\n");
+	list_for_each_entry(p, &task_list, tasks)
+		list_for_each_entry(lock, &p->held_locks, held_list)
+			print_lock(lock);
+	printk("=============================================\n");
+	debug_unlock_irqrestore(dflags);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+#endif /* CONFIG_DEBUG_MUTEXES */
