@@ -241,7 +241,7 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 	struct mutex *l = lock, *slow = lock;
 	unsigned int depth = 0;
 
-	for (; l; l = next_in_chain(l)) {
+	while (l) {
 		if (l->owner == me) {
 			report_deadlock(depth ? MUTEX_BUG_CIRCULAR :
 					MUTEX_BUG_RECURSION, lock, ip);
@@ -251,9 +251,11 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 			report_deadlock(MUTEX_BUG_CHAIN_TOO_LONG, lock, ip);
 			return;
 		}
+		/* l is now link number depth, slow link number depth / 2 */
+		l = next_in_chain(l);
 		if (!(depth & 1))
 			slow = next_in_chain(slow);
-		if (depth > 1 && slow == l)
+		if (l && l == slow)
 			return;
 	}
 }

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The debug-mutex scenario matrix (CONFIG_DEBUG_MUTEXES), in the spirit of
+ * Linux's locking self-tests. Each scenario runs in tasks of its own,
+ * provokes one bug (or none), and checks that exactly the expected report
+ * was made and nothing else. Deadlocks are real: the task that closes a
+ * cycle blocks in mutex_lock_interruptible(), and a signal breaks it.
+ * The suite prints a table of the scenarios at the end.
+ */
+#include <kernel.h>
+#include <mutex.h>
+#include <mm.h>
+#include <string.h>
+#include <timer.h>
+#include "helpers.h"
+
+#ifdef CONFIG_DEBUG_MUTEXES
+
+#define NONE		(-1)
+#define MAX_CYCLE	25
+
+extern unsigned int mutex_debug_max_chain;
+
+struct snapshot {
+	unsigned long reports[MUTEX_BUG_NR];
+	unsigned long might_sleep;
+};
+
+static void snap(struct snapshot *s)
+{
+	memcpy(s->reports, mutex_debug_reports, sizeof(s->reports));
+	s->might_sleep = might_sleep_reports;
+}
+
+/* Exactly `count` reports of `kind` (NONE: no report at all) since s. */
+static void expect_reports(struct kunit *test, struct snapshot *s, int kind,
+			   unsigned long count)
+{
+	for (int k = 0; k < MUTEX_BUG_NR; k++) {
+		unsigned long want = k == kind ? count : 0;
+		unsigned long got = mutex_debug_reports[k] - s->reports[k];
+
+		if (got != want)
+			KUNIT_FAIL(test, "\"%s\": %lu reports, expected %lu",
+				   mutex_bug_title[k], got, want);
+	}
+}
+
+/* ---- cycles: task i holds lock i and then wants lock i+1 (mod n) ---- */
+
+static const char *const lock_names[MAX_CYCLE] = {
+	"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+	"N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y",
+};
+
+struct cycle_task {
+	struct mutex *first, *second;	/* second NULL: holds, wants none */
+	struct completion go;		/* take the second lock now */
+	struct completion release;	/* for a chain's last task */
+	volatile int *holding;
+	int result;
+};
+
+static int cycle_fn(void *data)
+{
+	struct cycle_task *c = data;
+
+	mutex_lock(c->first);
+	__atomic_add_fetch(c->holding, 1, __ATOMIC_SEQ_CST);
+	wait_for_completion(&c->go);
+	if (c->second) {
+		c->result = mutex_lock_interruptible(c->second);
+		if (!c->result && c->second != c->first)
+			mutex_unlock(c->second);
+	} else {
+		wait_for_completion(&c->release);
+	}
+	mutex_unlock(c->first);
+	return 0;
+}
+
+struct chain {
+	struct mutex locks[MAX_CYCLE];
+	struct cycle_task ct[MAX_CYCLE];
+	struct task_struct *t[MAX_CYCLE];
+	volatile int holding;
+	int n;
+};
+
+/* Tasks 0..n-1 each take their first lock and wait for "go". */
+static bool chain_start(struct kunit *test, struct chain *ch, int n,
+			bool cycle)
+{
+	ch->n = n;
+	ch->holding = 0;
+	for (int i = 0; i < n; i++) {
+		__mutex_init(&ch->locks[i], lock_names[i]);
+		ch->ct[i] = (struct cycle_task){
+			.first = &ch->locks[i],
+			.second = cycle || i + 1 < n ?
+				&ch->locks[(i + 1) % n] : NULL,
+			.holding = &ch->holding,
+		};
+		init_completion(&ch->ct[i].go);
+		init_completion(&ch->ct[i].release);
+		ch->t[i] = kthread_run(cycle_fn, &ch->ct[i], "dl-%s",
+				       lock_names[i]);
+		if (!ch->t[i])
+			return false;
+	}
+	return wait_for_count(&ch->holding, n, 60);
+}
+
+/* Lets the tasks block in the given order; each is seen asleep first. */
+static bool chain_block(struct chain *ch, const int *order)
+{
+	for (int j = 0; j < ch->n; j++) {
+		int i = order ? order[j] : j;
+
+		complete(&ch->ct[i].go);
+		if (ch->ct[i].second &&
+		    !wait_for_sleep(ch->t[i], TASK_INTERRUPTIBLE, 60))
+			return false;
+	}
+	return true;
+}
+
+/* The last task to block closed the cycle: a signal breaks it. */
+static void chain_finish(struct kunit *test, struct chain *ch, int closer)
+{
+	if (closer >= 0)
+		send_sig(SIGINT, ch->t[closer], 0);
+	else
+		complete(&ch->ct[ch->n - 1].release);
+	for (int i = 0; i < ch->n; i++)
+		kthread_join(ch->t[i]);
+	if (closer >= 0)
+		KUNIT_EXPECT_EQ(test, ch->ct[closer].result, -EINTR);
+	for (int i = 0; i < ch->n; i++)
+		KUNIT_EXPECT_FALSE(test, mutex_is_locked(&ch->locks[i]));
+}
+
+static struct chain the_chain;
+
+static void run_cycle(struct kunit *test, int n, const int *order, int kind)
+{
+	struct chain *ch = &the_chain;
+	struct snapshot s;
+	int closer = order ? order[n - 1] : n - 1;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, n, true));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, order));
+	chain_finish(test, ch, closer);
+	expect_reports(test, &s, kind, 1);
+}
+
+static void AA(struct kunit *test)
+{
+	run_cycle(test, 1, NULL, MUTEX_BUG_RECURSION);
+}
+
+static void ABBA(struct kunit *test)
+{
+	run_cycle(test, 2, NULL, MUTEX_BUG_CIRCULAR);
+}
+
+static void ABBCCA(struct kunit *test)
+{
+	run_cycle(test, 3, NULL, MUTEX_BUG_CIRCULAR);
+}
+
+/* The same three locks, paired A-B, C-A, B-C: a different closer. */
+static void ABCABC(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1 };
+
+	run_cycle(test, 3, order, MUTEX_BUG_CIRCULAR);
+}
+
+static void ABBCCDDA(struct kunit *test)
+{
+	run_cycle(test, 4, NULL, MUTEX_BUG_CIRCULAR);
+}
+
+/* Longer than the seeds' limit of 20: still found as a cycle. */
+static void cycle_of_25(struct kunit *test)
+{
+	run_cycle(test, 25, NULL, MUTEX_BUG_CIRCULAR);
+}
+
+/* With the seeds' limit of 20, the same cycle is a too-long chain. */
+static void chain_over_limit(struct kunit *test)
+{
+	unsigned int saved = mutex_debug_max_chain;
+
+	mutex_debug_max_chain = 20;
+	run_cycle(test, 25, NULL, MUTEX_BUG_CHAIN_TOO_LONG);
+	mutex_debug_max_chain = saved;
+}
+
+/* Must not report: a chain of waiters that does not close. */
+static void long_chain_no_cycle(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 12, false));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	chain_finish(test, ch, -1);
+	expect_reports(test, &s, NONE, 0);
+}
+
+/* ---- must not report: many tasks, locks always in the same order ---- */
+
+static DEFINE_MUTEX(order_a);
+static DEFINE_MUTEX(order_b);
+
+static int ordered_fn(void *unused)
+{
+	for (int i = 0; i < 300; i++) {
+		mutex_lock(&order_a);
+		mutex_lock(&order_b);
+		if (i % 8 == 0)
+			yield();
+		mutex_unlock(&order_b);
+		mutex_unlock(&order_a);
+	}
+	return 0;
+}
+
+static void consistent_order(struct kunit *test)
+{
+	struct workers w;
+	struct snapshot s;
+	int n = num_online_cpus() * 2;
+
+	snap(&s);
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, ordered_fn, NULL, 0, true,
+					    "ordered"), n);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	expect_reports(test, &s, NONE, 0);
+}
+
+/* ---- must not report: ABBA where one side tries and backs off ---- */
+
+static int ab_fn(void *unused)
+{
+	for (int i = 0; i < 300; i++) {
+		mutex_lock(&order_a);
+		mutex_lock(&order_b);
+		mutex_unlock(&order_b);
+		mutex_unlock(&order_a);
+	}
+	return 0;
+}
+
+static int ba_trylock_fn(void *unused)
+{
+	for (int i = 0; i < 300; i++) {
+		mutex_lock(&order_b);
+		if (!mutex_trylock(&order_a)) {
+			mutex_unlock(&order_b);	/* back off, retry */
+			yield();
+			i--;
+			continue;
+		}
+		mutex_unlock(&order_a);
+		mutex_unlock(&order_b);
+	}
+	return 0;
+}
+
+static void ABBA_trylock_backoff(struct kunit *test)
+{
+	struct task_struct *a, *b;
+	struct snapshot s;
+
+	snap(&s);
+	a = kthread_run(ab_fn, NULL, "ab");
+	b = kthread_run(ba_trylock_fn, NULL, "ba-try");
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	kthread_join(a);
+	kthread_join(b);
+	expect_reports(test, &s, NONE, 0);
+}
+
+/* ---- unlock rules ---- */
+
+static void double_unlock(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	snap(&s);
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_DOUBLE_UNLOCK, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m.count), 1);
+}
+
+static void unlock_unlocked(struct kunit *test)
+{
+	struct snapshot s;
+	struct mutex m;
+
+	mutex_init(&m);
+	snap(&s);
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_DOUBLE_UNLOCK, 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&m));
+}
+
+static DEFINE_MUTEX(owned);
+static DECLARE_COMPLETION(owned_taken);
+static DECLARE_COMPLETION(owned_release);
+
+static int owner_fn(void *unused)
+{
+	mutex_lock(&owned);
+	complete(&owned_taken);
+	wait_for_completion(&owned_release);
+	mutex_unlock(&owned);	/* the real owner: no report */
+	return 0;
+}
+
+static void unlock_by_non_owner(struct kunit *test)
+{
+	struct task_struct *t;
+	struct snapshot s;
+
+	reinit_completion(&owned_taken);
+	reinit_completion(&owned_release);
+	t = kthread_run(owner_fn, NULL, "owner");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wait_for_completion(&owned_taken);
+	snap(&s);
+	mutex_unlock(&owned);	/* not ours */
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&owned));
+	complete(&owned_release);
+	kthread_join(t);
+	expect_reports(test, &s, MUTEX_BUG_NOT_OWNER, 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&owned));
+}
+
+/* ---- initialisation rules ---- */
+
+static void init_held(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	mutex_lock(&m);
+	snap(&s);
+	mutex_init(&m);		/* refused: it is held */
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&m));
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_INIT_HELD, 1);
+}
+
+static void destroy_held(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	mutex_lock(&m);
+	snap(&s);
+	mutex_destroy(&m);	/* refused: it is held */
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_DESTROY_HELD, 1);
+	snap(&s);
+	mutex_destroy(&m);	/* fine now */
+	expect_reports(test, &s, NONE, 0);
+}
+
+static void use_after_destroy(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	mutex_destroy(&m);
+	snap(&s);
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_DESTROYED, 1);
+}
+
+static void use_uninitialized(struct kunit *test)
+{
+	struct snapshot s;
+	struct mutex m;
+
+	memset(&m, 0, sizeof(m));
+	snap(&s);
+	mutex_lock(&m);		/* reported, repaired, then works */
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&m));
+	mutex_unlock(&m);
+	expect_reports(test, &s, MUTEX_BUG_UNINITIALIZED, 1);
+}
+
+static void use_copied(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_MUTEX(orig);
+	struct mutex copy;
+
+	memcpy(&copy, &orig, sizeof(copy));
+	snap(&s);
+	KUNIT_EXPECT_EQ(test, mutex_trylock(&copy), 1);
+	mutex_unlock(&copy);
+	expect_reports(test, &s, MUTEX_BUG_UNINITIALIZED, 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&orig));
+}
+
+/* ---- lifetime rules ---- */
+
+static void free_held(struct kunit *test)
+{
+	struct snapshot s;
+	struct mutex *m = kmalloc(sizeof(*m));
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	mutex_init(m);
+	mutex_lock(m);
+	snap(&s);
+	kfree(m);
+	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
+static DEFINE_MUTEX(exit_lock);
+static volatile int exit_waiter_got_it;
+
+static int exit_holding_fn(void *unused)
+{
+	mutex_lock(&exit_lock);
+	msleep(50);		/* let the waiter queue up */
+	return 0;		/* exits still holding it */
+}
+
+static int exit_waiter_fn(void *unused)
+{
+	mutex_lock(&exit_lock);
+	exit_waiter_got_it = 1;
+	mutex_unlock(&exit_lock);
+	return 0;
+}
+
+static void exit_holding(struct kunit *test)
+{
+	struct task_struct *holder, *waiter;
+	struct snapshot s;
+
+	exit_waiter_got_it = 0;
+	snap(&s);
+	holder = kthread_run(exit_holding_fn, NULL, "exit-holder");
+	KUNIT_ASSERT_NOT_NULL(test, holder);
+	while (!mutex_is_locked(&exit_lock))
+		msleep(1);
+	waiter = kthread_run(exit_waiter_fn, NULL, "exit-waiter");
+	KUNIT_ASSERT_NOT_NULL(test, waiter);
+	kthread_join(holder);
+	/* The report released the lock, so the waiter went on. */
+	kthread_join(waiter);
+	KUNIT_EXPECT_EQ(test, exit_waiter_got_it, 1);
+	expect_reports(test, &s, MUTEX_BUG_EXIT_HELD, 1);
+}
+
+/* ---- context rules ---- */
+
+static DEFINE_MUTEX(irq_lock);
+
+struct irq_use {
+	struct timer_list timer;
+	struct completion done;
+	int result;
+};
+
+static void irq_use_fn(struct timer_list *t)
+{
+	struct irq_use *u = container_of(t, struct irq_use, timer);
+
+	u->result = mutex_trylock(&irq_lock);	/* in hardirq context */
+	complete(&u->done);
+}
+
+static void use_in_irq(struct kunit *test)
+{
+	struct snapshot s;
+	struct irq_use u = { .result = -1 };
+
+	init_completion(&u.done);
+	timer_setup(&u.timer, irq_use_fn, 0);
+	snap(&s);
+	mod_timer(&u.timer, jiffies + 1);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&u.done, 60 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, u.result, 0);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&irq_lock));
+	expect_reports(test, &s, MUTEX_BUG_IN_IRQ, 1);
+}
+
+static void lock_under_spinlock(struct kunit *test)
+{
+	struct snapshot s;
+	DEFINE_SPINLOCK(spin);
+	DEFINE_MUTEX(m);
+
+	snap(&s);
+	spin_lock(&spin);
+	mutex_lock(&m);		/* free, so it does not sleep: still a bug */
+	mutex_unlock(&m);
+	spin_unlock(&spin);
+	KUNIT_EXPECT_EQ(test, might_sleep_reports, s.might_sleep + 1);
+	expect_reports(test, &s, NONE, 0);
+}
+
+static void show_all_locks_runs(struct kunit *test)
+{
+	DEFINE_MUTEX(m);
+
+	mutex_lock(&m);
+	mutex_debug_show_all_locks();
+	mutex_debug_show_held_locks(current);
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&current->held_locks,
+				struct mutex, held_list), &m);
+	mutex_unlock(&m);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
+/* ---- the table ---- */
+
+static struct kunit_case mutex_debug_cases[];
+
+static const char *scenario_result[64];
+
+static void record_result(struct kunit *test)
+{
+	for (int i = 0; mutex_debug_cases[i].name; i++)
+		if (!strcmp(mutex_debug_cases[i].name, test->name))
+			scenario_result[i] = test->failures ? "FAILED" : "ok";
+}
+
+static void print_table(struct kunit_suite *suite)
+{
+	printk("    # debug-mutex scenarios:\n");
+	for (int i = 0; mutex_debug_cases[i].name; i++)
+		printk("    # %-28s %s\n", mutex_debug_cases[i].name,
+		       scenario_result[i] ? scenario_result[i] : "not run");
+}
+
+static struct kunit_case mutex_debug_cases[] = {
+	KUNIT_CASE(AA),
+	KUNIT_CASE(ABBA),
+	KUNIT_CASE(ABBCCA),
+	KUNIT_CASE(ABCABC),
+	KUNIT_CASE(ABBCCDDA),
+	KUNIT_CASE(cycle_of_25),
+	KUNIT_CASE(chain_over_limit),
+	KUNIT_CASE(double_unlock),
+	KUNIT_CASE(unlock_by_non_owner),
+	KUNIT_CASE(unlock_unlocked),
+	KUNIT_CASE(init_held),
+	KUNIT_CASE(destroy_held),
+	KUNIT_CASE(free_held),
+	KUNIT_CASE(exit_holding),
+	KUNIT_CASE(use_uninitialized),
+	KUNIT_CASE(use_copied),
+	KUNIT_CASE(use_after_destroy),
+	KUNIT_CASE(use_in_irq),
+	KUNIT_CASE(lock_under_spinlock),
+	KUNIT_CASE(consistent_order),
+	KUNIT_CASE(ABBA_trylock_backoff),
+	KUNIT_CASE(long_chain_no_cycle),
+	KUNIT_CASE(show_all_locks_runs),
+	{}
+};
+
+static struct kunit_suite mutex_debug_suite = {
+	.name = "mutex_debug",
+	.test_cases = mutex_debug_cases,
+	.exit = record_result,
+	.suite_exit = print_table,
+};
+kunit_test_suite(mutex_debug_suite);
+
+#endif /* CONFIG_DEBUG_MUTEXES */
