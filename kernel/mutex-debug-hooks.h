@@ -24,7 +24,7 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 #define debug_mutex_caller()	(current->mutex_caller)
 
 /* Without wait_lock: false (after a report) if lock is held. */
-bool debug_mutex_init_check(struct mutex *lock);
+bool debug_mutex_init_check(struct mutex *lock, unsigned long ip);
 void debug_mutex_init(struct mutex *lock, const char *name);
 
 /* The deadlock detector runs here, before the task blocks. */

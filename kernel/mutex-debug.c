@@ -154,10 +154,10 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 	return true;
 }
 
-bool debug_mutex_init_check(struct mutex *lock)
+bool debug_mutex_init_check(struct mutex *lock, unsigned long ip)
 {
 	if (lock->magic == lock && READ_ONCE(lock->owner)) {
-		report_lock(MUTEX_BUG_INIT_HELD, lock, _RET_IP_);
+		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
 		return false;
 	}
 	return true;
@@ -311,11 +311,11 @@ bool debug_mutex_unlock_check(struct mutex *lock)
 	struct thread_info *owner = READ_ONCE(lock->owner);
 
 	if (!owner) {
-		report_lock(MUTEX_BUG_DOUBLE_UNLOCK, lock, _RET_IP_);
+		report_lock(MUTEX_BUG_DOUBLE_UNLOCK, lock, current->mutex_caller);
 		return false;
 	}
 	if (owner != current_thread_info()) {
-		report_lock(MUTEX_BUG_NOT_OWNER, lock, _RET_IP_);
+		report_lock(MUTEX_BUG_NOT_OWNER, lock, current->mutex_caller);
 		return false;
 	}
 	return true;

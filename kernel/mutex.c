@@ -31,7 +31,7 @@
 /* Without debugging the hooks are empty and the fastpath is all there is. */
 #define debug_mutex_enter(lock, may_sleep)		true
 #define debug_mutex_caller()				0UL
-#define debug_mutex_init_check(lock)			true
+#define debug_mutex_init_check(lock, ip)		true
 #define debug_mutex_init(lock, name)			do { } while (0)
 #define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
@@ -45,7 +45,7 @@
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
-	if (!debug_mutex_init_check(lock))
+	if (!debug_mutex_init_check(lock, _RET_IP_))
 		return;
 	atomic_set(&lock->count, 1);
 	spin_lock_init(&lock->wait_lock);
