@@ -10,6 +10,7 @@
  *   test=list		list the test cases, run none
  *   maxcpus=N		bring up at most N CPUs
  *   expect_cpus=N	the number of CPUs the tests should find online
+ *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
  */
@@ -54,6 +55,14 @@ static void set_expect_cpus(const char *v)
 	expected_cpus = simple_strtoul(v, NULL, 0);
 }
 
+/* Read by the stress tests (tests/helpers.h). */
+unsigned int stress_factor = 1;
+
+static void set_stress(const char *v)
+{
+	stress_factor = simple_strtoul(v, NULL, 0) ?: 1;
+}
+
 static void set_hung_timeout(const char *v)
 {
 	sysctl_hung_task_timeout_secs = simple_strtoul(v, NULL, 0);
@@ -68,6 +77,7 @@ static const struct boot_param boot_params[] = {
 	{ "test", set_test },
 	{ "maxcpus", set_maxcpus },
 	{ "expect_cpus", set_expect_cpus },
+	{ "stress", set_stress },
 	{ "hung_task_timeout", set_hung_timeout },
 	{ "kunit.timeout", set_kunit_timeout },
 };

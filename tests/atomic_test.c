@@ -56,13 +56,14 @@ static void exchange(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&v), 11);
 }
 
-#define CONTENDED_LOOPS 20000
+#define CONTENDED_TOTAL 80000
+static int contended_loops;
 static atomic_t shared = ATOMIC_INIT(0);
 static atomic_t xchg_tokens = ATOMIC_INIT(0);
 
 static int hammer(void *unused)
 {
-	for (int i = 0; i < CONTENDED_LOOPS; i++) {
+	for (int i = 0; i < contended_loops; i++) {
 		atomic_inc(&shared);
 		atomic_add_return(2, &shared);
 		atomic_sub(2, &shared);
@@ -82,13 +83,14 @@ static void contended(struct kunit *test)
 	struct workers w;
 	int n = num_online_cpus() * 2;
 
+	contended_loops = CONTENDED_TOTAL / n;
 	atomic_set(&shared, 0);
 	atomic_set(&xchg_tokens, 0);
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, hammer, NULL, 0, true,
 					    "atomic"), n);
 	workers_join(&w);
-	KUNIT_EXPECT_EQ(test, atomic_read(&shared), n * CONTENDED_LOOPS);
-	KUNIT_EXPECT_EQ(test, atomic_read(&xchg_tokens), n * CONTENDED_LOOPS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&shared), n * contended_loops);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xchg_tokens), n * contended_loops);
 }
 
 static struct kunit_case atomic_cases[] = {

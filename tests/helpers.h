@@ -14,6 +14,12 @@
 
 #define MAX_WORKERS	64
 
+/*
+ * stress= on the command line multiplies the work of the stress cases
+ * (default 1, a short run for make test; make torture uses more).
+ */
+extern unsigned int stress_factor;
+
 struct workers {
 	struct task_struct *task[MAX_WORKERS];
 	int n;

@@ -105,7 +105,9 @@ static void trylock_conventions(struct kunit *test)
 
 /* ---- mutual exclusion ---- */
 
-#define MX_LOOPS 3000
+/* Totals are split over the workers: 8 emulated CPUs stay quick. */
+#define MX_TOTAL 24000
+static int mx_loops;
 
 static DEFINE_MUTEX(mx_lock);
 static unsigned long mx_counter;
@@ -116,7 +118,7 @@ static int mx_worker(void *arg)
 {
 	long id = (long)arg;
 
-	for (int i = 0; i < MX_LOOPS; i++) {
+	for (int i = 0; i < mx_loops; i++) {
 		if (id % 3 == 2) {
 			if (mutex_lock_interruptible(&mx_lock))
 				return 1;
@@ -145,10 +147,11 @@ static void mutual_exclusion(struct kunit *test)
 
 	mx_counter = 0;
 	mx_overlaps = 0;
+	mx_loops = MX_TOTAL * stress_factor / n;
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, mx_worker, (void *)0, 1,
 					    true, "mx"), n);
 	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
-	KUNIT_EXPECT_EQ(test, mx_counter, (unsigned long)n * MX_LOOPS);
+	KUNIT_EXPECT_EQ(test, mx_counter, (unsigned long)n * mx_loops);
 	KUNIT_EXPECT_EQ(test, mx_overlaps, 0);
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&mx_lock));
 	KUNIT_EXPECT_TRUE(test, list_empty(&mx_lock.wait_list));
@@ -279,7 +282,8 @@ static void interrupted_waiter_passes_wakeup_on(struct kunit *test)
 
 /* ---- no lost wakeups: a long run of very short critical sections ---- */
 
-#define STRESS_LOOPS 20000
+#define STRESS_TOTAL 100000
+static int stress_loops;
 
 static DEFINE_MUTEX(stress_lock);
 static unsigned long stress_counter;
@@ -287,7 +291,7 @@ static volatile int stress_done;
 
 static int stress_worker(void *arg)
 {
-	for (int i = 0; i < STRESS_LOOPS; i++) {
+	for (int i = 0; i < stress_loops; i++) {
 		mutex_lock(&stress_lock);
 		stress_counter++;
 		mutex_unlock(&stress_lock);
@@ -303,6 +307,7 @@ static void no_lost_wakeup_stress(struct kunit *test)
 
 	stress_counter = 0;
 	stress_done = 0;
+	stress_loops = STRESS_TOTAL * stress_factor / n;
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, stress_worker, NULL, 0,
 					    false, "stress"), n);
 	/* Watchdog: a lost wakeup leaves a worker asleep on the lock. */
@@ -315,7 +320,7 @@ static void no_lost_wakeup_stress(struct kunit *test)
 		return;
 	}
 	workers_join(&w);
-	KUNIT_EXPECT_EQ(test, stress_counter, (unsigned long)n * STRESS_LOOPS);
+	KUNIT_EXPECT_EQ(test, stress_counter, (unsigned long)n * stress_loops);
 	KUNIT_EXPECT_EQ(test, atomic_read(&stress_lock.count), 1);
 }
 
