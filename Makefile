@@ -40,6 +40,8 @@ Q := @
 endif
 
 include arch/$(ARCH)/Makefile.arch
+# An arch may add targets of its own (arm: sdcard); make alone still builds.
+.DEFAULT_GOAL := all
 
 .PHONY: all run test gdb sizes menuconfig clean tools check-runner
 all: $(O)/kernel.elf

@@ -221,13 +221,30 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 	return status;
 }
 
+/* glob may be a comma-separated list: "mutex*,completion.timeouts". */
 static bool case_selected(const char *glob, struct kunit_suite *suite,
 			  struct kunit_case *kcase)
 {
-	char name[128];
+	char name[128], pattern[128];
+	const char *p = glob;
 
 	snprintf(name, sizeof(name), "%s.%s", suite->name, kcase->name);
-	return glob_match(glob, name) || glob_match(glob, suite->name);
+	while (*p) {
+		size_t len = strchr(p, ',') ? (size_t)(strchr(p, ',') - p)
+					    : strlen(p);
+
+		if (len < sizeof(pattern)) {
+			memcpy(pattern, p, len);
+			pattern[len] = '\0';
+			if (glob_match(pattern, name) ||
+			    glob_match(pattern, suite->name))
+				return true;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
 }
 
 static unsigned int nr_selected(const char *glob, struct kunit_suite *suite)

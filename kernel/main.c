@@ -6,7 +6,7 @@
  * result.
  *
  * Kernel command line options:
- *   test=GLOB		run the test cases matching GLOB (default: all)
+ *   test=GLOB[,GLOB..]	run the test cases matching a GLOB (default: all)
  *   test=list		list the test cases, run none
  *   maxcpus=N		bring up at most N CPUs
  *   expect_cpus=N	the number of CPUs the tests should find online

@@ -49,3 +49,14 @@ check-runner:
 		> build/runner-check.log 2>&1 || \
 		{ cat build/runner-check.log; exit 1; }
 	@echo "runner check: a failing expectation, a failed assertion, a fault, a hang and a panic are each reported (log: build/runner-check.log)"
+
+# A long torture run of the mutex, completion and semaphore suites: the
+# stress cases do TORTURE_FACTOR times the work of make test. In the debug
+# build they also check that not a single debug report was made.
+TORTURE_FACTOR ?= 20
+TORTURE_CPUS ?= 4
+.PHONY: torture
+torture: test-build
+	$(Q)$(RUNNER) -j $(TEST_JOBS) --timeout 3600 --accel $(ACCEL) \
+		$(foreach a,$(TEST_ARCHES),$(foreach m,$(TEST_MUTEXES),\
+		"name=torture-$(a)-$(m),arch=$(a),kernel=build/$(a)-$(m)/$(call image_of,$(a)),cpus=$(TORTURE_CPUS),append=stress=$(TORTURE_FACTOR) test=mutex.*$(comma)completion.*$(comma)semaphore.*"))

@@ -9,6 +9,18 @@
 #include <semaphore.h>
 #include "helpers.h"
 
+/* Total debug reports so far: the normal suites must make none. */
+static unsigned long debug_reports(void)
+{
+	unsigned long n = 0;
+
+#ifdef CONFIG_DEBUG_MUTEXES
+	for (int k = 0; k < MUTEX_BUG_NR; k++)
+		n += mutex_debug_reports[k];
+#endif
+	return n + might_sleep_reports;
+}
+
 static int wait_list_len(struct mutex *m)
 {
 	struct list_head *pos;
@@ -144,6 +156,7 @@ static void mutual_exclusion(struct kunit *test)
 {
 	struct workers w;
 	int n = num_online_cpus() * 3;
+	unsigned long reports = debug_reports();
 
 	mx_counter = 0;
 	mx_overlaps = 0;
@@ -155,6 +168,7 @@ static void mutual_exclusion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mx_overlaps, 0);
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&mx_lock));
 	KUNIT_EXPECT_TRUE(test, list_empty(&mx_lock.wait_list));
+	KUNIT_EXPECT_EQ(test, debug_reports(), reports);
 }
 
 /* ---- FIFO order ---- */
@@ -304,6 +318,7 @@ static void no_lost_wakeup_stress(struct kunit *test)
 {
 	struct workers w;
 	int n = num_online_cpus() * 2 + 2;
+	unsigned long reports = debug_reports();
 
 	stress_counter = 0;
 	stress_done = 0;
@@ -322,6 +337,7 @@ static void no_lost_wakeup_stress(struct kunit *test)
 	workers_join(&w);
 	KUNIT_EXPECT_EQ(test, stress_counter, (unsigned long)n * stress_loops);
 	KUNIT_EXPECT_EQ(test, atomic_read(&stress_lock.count), 1);
+	KUNIT_EXPECT_EQ(test, debug_reports(), reports);
 }
 
 static struct kunit_case mutex_cases[] = {

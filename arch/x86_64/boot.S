@@ -147,21 +147,18 @@ no_lm_msg:
  */
 	.data
 	.balign 16
-	.globl gdt64, gdt64_desc
+	.globl gdt64_desc
 gdt64:
 	.quad	0
 	.quad	0x00af9a000000ffff	/* 0x08: code, 64-bit (L), ring 0 */
 	.quad	0x00cf92000000ffff	/* 0x10: data, writable */
 gdt64_end:
-	.balign 8
-	.word	0			/* keeps the base 8-byte aligned */
 gdt64_desc:
 	.word	gdt64_end - gdt64 - 1
 	.quad	gdt64
 
 	.bss
 	.balign 4096
-	.globl boot_pml4
 boot_pml4:
 	.skip	4096
 boot_pdpt:
