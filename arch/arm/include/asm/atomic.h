@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ARMv7 atomics: an exclusive load (ldrex) marks the address, the
+ * exclusive store (strex) succeeds only if nobody wrote it in between, and
+ * the loop retries until it does. The operations that return a value are
+ * full barriers, as in Linux, so a dmb goes on either side; the others
+ * order nothing.
+ */
+#ifndef _ASM_ARM_ATOMIC_H
+#define _ASM_ARM_ATOMIC_H
+
+#include <types.h>
+#include <compiler.h>
+#include <asm/barrier.h>
+
+typedef struct {
+	volatile int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(i)	{ (i) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return READ_ONCE(v->counter);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	WRITE_ONCE(v->counter, i);
+}
+
+/* The exclusive loop without barriers: returns the new value. */
+static inline int __atomic_add_relaxed(int i, atomic_t *v)
+{
+	int result;
+	unsigned long failed;
+
+	asm volatile("1:	ldrex	%0, [%3]\n\t"
+		     "	add	%0, %0, %4\n\t"
+		     "	strex	%1, %0, [%3]\n\t"
+		     "	teq	%1, #0\n\t"
+		     "	bne	1b"
+		     : "=&r" (result), "=&r" (failed), "+Qo" (v->counter)
+		     : "r" (&v->counter), "Ir" (i)
+		     : "cc");
+	return result;
+}
+
+static inline void atomic_add(int i, atomic_t *v)
+{
+	__atomic_add_relaxed(i, v);
+}
+
+static inline void atomic_sub(int i, atomic_t *v)
+{
+	__atomic_add_relaxed(-i, v);
+}
+
+#define atomic_inc(v)	atomic_add(1, v)
+#define atomic_dec(v)	atomic_sub(1, v)
+
+static inline int atomic_add_return(int i, atomic_t *v)
+{
+	int result;
+
+	smp_mb();
+	result = __atomic_add_relaxed(i, v);
+	smp_mb();
+	return result;
+}
+
+static inline int atomic_sub_return(int i, atomic_t *v)
+{
+	return atomic_add_return(-i, v);
+}
+
+#define atomic_inc_return(v)		atomic_add_return(1, v)
+#define atomic_dec_return(v)		atomic_sub_return(1, v)
+#define atomic_dec_and_test(v)		(atomic_sub_return(1, v) == 0)
+#define atomic_inc_and_test(v)		(atomic_add_return(1, v) == 0)
+#define atomic_sub_and_test(i, v)	(atomic_sub_return(i, v) == 0)
+#define atomic_add_negative(i, v)	(atomic_add_return(i, v) < 0)
+
+static inline int atomic_xchg(atomic_t *v, int new)
+{
+	int old;
+	unsigned long failed;
+
+	smp_mb();
+	asm volatile("1:	ldrex	%0, [%3]\n\t"
+		     "	strex	%1, %4, [%3]\n\t"
+		     "	teq	%1, #0\n\t"
+		     "	bne	1b"
+		     : "=&r" (old), "=&r" (failed), "+Qo" (v->counter)
+		     : "r" (&v->counter), "r" (new)
+		     : "cc");
+	smp_mb();
+	return old;
+}
+
+/* Stores new only if the count still is old; returns what it found. */
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	int prev;
+	unsigned long failed;
+
+	smp_mb();
+	do {
+		asm volatile("	ldrex	%1, [%3]\n\t"
+			     "	mov	%0, #0\n\t"
+			     "	teq	%1, %4\n\t"
+			     "	strexeq	%0, %5, [%3]"
+			     : "=&r" (failed), "=&r" (prev), "+Qo" (v->counter)
+			     : "r" (&v->counter), "Ir" (old), "r" (new)
+			     : "cc");
+	} while (failed);
+	smp_mb();
+	return prev;
+}
+
+/* Adds a to v unless v is u; returns whether it added. */
+static inline int atomic_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v), old;
+
+	while (c != u) {
+		old = atomic_cmpxchg(v, c, c + a);
+		if (old == c)
+			return 1;
+		c = old;
+	}
+	return 0;
+}
+
+#define atomic_inc_not_zero(v)	atomic_add_unless((v), 1, 0)
+
+/* Pointer-sized exchange and compare-exchange (GCC emits ldrex/strex). */
+#define xchg(ptr, v)		__atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST)
+#define cmpxchg(ptr, o, n) ({						\
+	typeof(*(ptr)) __old = (o);					\
+	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__old;								\
+})
+
+#endif

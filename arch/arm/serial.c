@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The console: the PL011 UART (UART0) at 0x3F201000, polled, 115200 baud
+ * 8N1 from its 48 MHz reference clock (init_uart_clock in config.txt).
+ * And the end of the machine: semihosting SYS_EXIT_EXTENDED, which makes
+ * QEMU exit with the kernel's status.
+ */
+#include <kernel.h>
+#include <arch.h>
+#include <irqflags.h>
+#include <asm/rpi.h>
+
+#define UART_DR		(UART0_BASE + 0x00)
+#define UART_FR		(UART0_BASE + 0x18)
+#define UART_IBRD	(UART0_BASE + 0x24)
+#define UART_FBRD	(UART0_BASE + 0x28)
+#define UART_LCRH	(UART0_BASE + 0x2c)
+#define UART_CR		(UART0_BASE + 0x30)
+#define UART_IMSC	(UART0_BASE + 0x38)
+#define UART_ICR	(UART0_BASE + 0x44)
+#define FR_BUSY		(1 << 3)
+#define FR_TXFF		(1 << 5)	/* transmit FIFO full */
+#define LCRH_FEN	(1 << 4)
+#define LCRH_WLEN8	(3 << 5)
+#define CR_UARTEN	(1 << 0)
+#define CR_TXE		(1 << 8)
+#define CR_RXE		(1 << 9)
+
+#define GPFSEL1		(GPIO_BASE + 0x04)
+#define GPIO_ALT0	4
+
+#define UART_CLOCK	48000000
+#define UART_BAUD	115200
+
+/* GPIO 14 (TX) and 15 (RX) to their PL011 function, whatever came before. */
+static void uart_pins_init(void)
+{
+	u32 sel = readl(GPFSEL1);
+
+	sel &= ~((7 << 12) | (7 << 15));
+	sel |= (GPIO_ALT0 << 12) | (GPIO_ALT0 << 15);
+	writel(sel, GPFSEL1);
+}
+
+void arm_serial_init(void)
+{
+	/* Divisor in 1/64ths: clock / (16 * baud), rounded. */
+	u32 div64 = (4 * UART_CLOCK + UART_BAUD / 2) / UART_BAUD;
+
+	writel(0, UART_CR);		/* off while it is set up */
+	while (readl(UART_FR) & FR_BUSY)
+		;
+	uart_pins_init();
+	writel(0x7ff, UART_ICR);
+	writel(0, UART_IMSC);		/* polled: no interrupts */
+	writel(div64 >> 6, UART_IBRD);
+	writel(div64 & 63, UART_FBRD);
+	writel(LCRH_WLEN8 | LCRH_FEN, UART_LCRH);	/* 8N1, FIFOs on */
+	writel(CR_UARTEN | CR_TXE | CR_RXE, UART_CR);
+}
+
+static void serial_putb(char c)
+{
+	while (readl(UART_FR) & FR_TXFF)
+		;
+	writel(c, UART_DR);
+}
+
+/* A terminal wants CR LF; the host runner drops the CR. */
+void arch_putc(char c)
+{
+	if (c == '\n')
+		serial_putb('\r');
+	serial_putb(c);
+}
+
+/*
+ * A semihosting call: "svc 0x123456" in ARM state, operation in r0,
+ * argument in r1, result in r0. QEMU with -semihosting carries it out;
+ * anywhere else it reaches our SVC vector, which returns -1. The svc
+ * overwrites lr of SVC mode, hence the clobber.
+ */
+long arm_semihost(unsigned long op, void *arg)
+{
+	register unsigned long r0 asm("r0") = op;
+	register void *r1 asm("r1") = arg;
+
+	asm volatile("svc 0x123456"
+		     : "+r" (r0) : "r" (r1) : "memory", "lr", "cc");
+	return r0;
+}
+
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+/*
+ * SYS_EXIT_EXTENDED passes the status itself; plain SYS_EXIT only tells
+ * success from failure. On the board nothing takes the call: stop here.
+ */
+void __noreturn arch_exit(int status)
+{
+	unsigned long block[2] = { ADP_STOPPED_APPLICATION_EXIT, status };
+
+	while (readl(UART_FR) & FR_BUSY)
+		;			/* let the last line leave the UART */
+	arm_semihost(SEMIHOST_SYS_EXIT_EXTENDED, block);
+	arch_local_irq_disable();
+	for (;;)
+		arch_halt_cpu();
+}
+
+void arch_halt_cpu(void)
+{
+	asm volatile("dsb sy\n\twfi" ::: "memory");
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ARM early setup: from head.S to start_kernel(). Finds the kernel
+ * command line and reports the RAM.
+ *
+ * The command line comes from whatever started us: the firmware passes
+ * a device tree (/chosen/bootargs, from cmdline.txt) or ATAGS in r2; QEMU
+ * does the same for a raw image (-kernel kernel7.img), but gives an ELF
+ * nothing at all, so then we ask QEMU through semihosting.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <arch.h>
+#include <mm.h>
+#include <asm/rpi.h>
+
+extern char __kernel_start[], __kernel_end[];
+
+#define ATAG_CORE	0x54410001
+#define ATAG_CMDLINE	0x54410009
+#define FDT_MAGIC	0xd00dfeed
+#define FDT_BEGIN_NODE	1
+#define FDT_END_NODE	2
+#define FDT_PROP	3
+#define FDT_NOP		4
+
+/* Each ATAG: its size in words, its type, its data. ATAG_CORE comes first. */
+static const char *atags_cmdline(const u32 *tag)
+{
+	int n;
+
+	if (tag[1] != ATAG_CORE)
+		return NULL;
+	for (n = 0; n < 64 && tag[0] >= 2; n++, tag += tag[0])
+		if (tag[1] == ATAG_CMDLINE)
+			return (const char *)&tag[2];
+	return NULL;
+}
+
+static u32 be32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+}
+
+/*
+ * The flattened device tree's structure block is a stream of tokens; the
+ * root node is depth 1, so /chosen is the node named "chosen" at depth 2.
+ */
+static const char *fdt_bootargs(const u8 *fdt)
+{
+	u32 size = be32(fdt + 4);
+	const u8 *p = fdt + be32(fdt + 8), *end = fdt + size;
+	const char *strings = (const char *)fdt + be32(fdt + 12);
+	int depth = 0;
+	bool chosen = false;
+
+	while (p + 4 <= end) {
+		u32 token = be32(p);
+
+		p += 4;
+		switch (token) {
+		case FDT_BEGIN_NODE:
+			depth++;
+			if (depth == 2)
+				chosen = !strcmp((const char *)p, "chosen");
+			p += ALIGN(strlen((const char *)p) + 1, 4);
+			break;
+		case FDT_END_NODE:
+			depth--;
+			break;
+		case FDT_PROP:
+			if (depth == 2 && chosen &&
+			    !strcmp(strings + be32(p + 4), "bootargs"))
+				return (const char *)p + 8;
+			p += 8 + ALIGN(be32(p), 4);
+			break;
+		case FDT_NOP:
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* r2 from the loader, if it points at ATAGS or a device tree in RAM. */
+static const char *loader_cmdline(unsigned long params)
+{
+	if (params & 3 || params >= RAM_END - 16)
+		return NULL;
+	if (be32((void *)params) == FDT_MAGIC)
+		return fdt_bootargs((const u8 *)params);
+	return atags_cmdline((const u32 *)params);
+}
+
+/* QEMU's answer is the kernel's file name, then the -append string. */
+static bool semihost_cmdline(char *buf, size_t size)
+{
+	struct {
+		char *buf;
+		unsigned long size;
+	} block = { buf, size };
+	char *args;
+
+	if (arm_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0)
+		return false;
+	buf[size - 1] = '\0';
+	args = strchr(buf, ' ');
+	memmove(buf, args ? args + 1 : buf + strlen(buf),
+		strlen(args ? args + 1 : "") + 1);
+	return true;
+}
+
+/*
+ * Address 0 is RAM here, and zeros decode as harmless instructions: a
+ * call through a NULL pointer would slide into the kernel's entry code.
+ * An undefined instruction there turns it into a fault report instead,
+ * with the caller in lr. The store goes through the data cache, so it is
+ * cleaned to where instruction fetches see it, and the I-cache dropped.
+ */
+static void trap_null_calls(void)
+{
+	unsigned long addr;
+
+	for (addr = 0; addr < 32; addr += 4)
+		asm volatile("str %0, [%1]" :: "r" (0xe7f000f0), "r" (addr)
+			     : "memory");	/* udf #0 */
+	asm volatile("mcr p15, 0, %0, c7, c11, 1\n\t"	/* DCCMVAU */
+		     "dsb ish\n\t"
+		     "mcr p15, 0, %0, c7, c5, 0\n\t"		/* ICIALLU */
+		     "mcr p15, 0, %0, c7, c5, 6\n\t"		/* BPIALL */
+		     "dsb ish\n\t"
+		     "isb" :: "r" (0UL) : "memory");
+}
+
+void __noreturn arm_start(unsigned long boot_params)
+{
+	const char *cmdline;
+
+	arm_serial_init();
+	cmdline = loader_cmdline(boot_params);
+	if (cmdline)
+		strlcpy(boot_command_line, cmdline, COMMAND_LINE_SIZE);
+	else
+		semihost_cmdline(boot_command_line, COMMAND_LINE_SIZE);
+	trap_null_calls();
+
+	/* The Pi 2 has 1 GiB; the VideoCore takes the top of it. */
+	memblock_add(0, RAM_END);
+	/* The first pages hold the loader's ATAGS/DTB, then comes the kernel. */
+	memblock_reserve(0, (uintptr)__kernel_end);
+	start_kernel();
+}
