@@ -137,7 +137,7 @@ APPEND ?=
 
 run: all
 	$(RUNNER) --interactive --accel $(ACCEL) \
-		name=$(CFG),arch=$(ARCH),kernel=$(RUN_IMAGE),cpus=$(CPUS),append=$(APPEND)
+		"name=$(CFG),arch=$(ARCH),kernel=$(RUN_IMAGE),cpus=$(CPUS),append=$(APPEND)"
 
 gdb: all
 	scripts/gdb.sh $(ARCH) $(O)/kernel.elf $(RUN_IMAGE) $(CPUS)

@@ -148,6 +148,7 @@ struct cpu_stat {
 	u64 idle_ns;
 	u64 busy_ns;
 	unsigned long switches;
+	unsigned long nr_wakeups;	/* wakeups done by this CPU */
 };
 void cpu_stat_read(unsigned int cpu, struct cpu_stat *st);
 

@@ -79,6 +79,7 @@ struct spin_debug_stats {
 	unsigned long lockup;
 };
 extern struct spin_debug_stats spin_debug_stats;
+extern u64 spin_lockup_ns;	/* spinning longer is reported as a lockup */
 #endif
 
 #endif

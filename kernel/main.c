@@ -13,6 +13,9 @@
  *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
+ *   bench=synchro|vfs|all	run benchmarks instead of the tests; they
+ *			and their synchro.* and vfs.* options are in
+ *			kernel/bench.c
  */
 #include <kernel.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include <smp.h>
 #include <time.h>
 #include <kunit/test.h>
+#include <bench.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
 static char test_glob[128] = "*";
@@ -90,9 +94,13 @@ static void parse_option(char *opt)
 	if (!eq)
 		return;
 	*eq = '\0';
-	for (i = 0; i < ARRAY_SIZE(boot_params); i++)
-		if (!strcmp(opt, boot_params[i].name))
+	for (i = 0; i < ARRAY_SIZE(boot_params); i++) {
+		if (!strcmp(opt, boot_params[i].name)) {
 			boot_params[i].set(eq + 1);
+			return;
+		}
+	}
+	bench_parse_option(opt, eq + 1);
 }
 
 static void parse_command_line(void)
@@ -134,6 +142,8 @@ static int kernel_init(void *unused)
 {
 	int failed;
 
+	if (bench_which[0])
+		machine_exit(bench_run(bench_which));
 	if (!strcmp(test_glob, "list")) {
 		kunit_list_all();
 		machine_exit(EXIT_TESTS_PASSED);

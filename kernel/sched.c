@@ -22,6 +22,7 @@ struct cpu_rq {
 	u64 last_switch;		/* clock at the last switch */
 	u64 idle_ns, busy_ns;
 	unsigned long switches;
+	unsigned long nr_wakeups;	/* tasks this CPU made runnable */
 };
 
 static arch_spinlock_t rq_lock = __ARCH_SPIN_LOCK_UNLOCKED;
@@ -115,6 +116,7 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	if (p->state & state) {
 		p->state = TASK_RUNNING;
 		woken = 1;
+		cpu_rqs[smp_processor_id()].nr_wakeups++;
 		if (!p->on_rq) {
 			p->on_rq = 1;
 			enqueue(p);
@@ -330,6 +332,7 @@ void cpu_stat_read(unsigned int cpu, struct cpu_stat *st)
 	else if (rq->curr)
 		st->busy_ns += delta;
 	st->switches = rq->switches;
+	st->nr_wakeups = rq->nr_wakeups;
 	rq_unlock_irqrestore(flags);
 }
 

@@ -17,8 +17,11 @@
 #ifdef CONFIG_DEBUG_SPINLOCK
 struct spin_debug_stats spin_debug_stats;
 
-/* Spinning longer than this is reported (an emulated CPU may stall). */
-#define LOCKUP_NS	(20 * NSEC_PER_SEC)
+/*
+ * Spinning longer than this is reported. Generous, because an emulated
+ * CPU may stall for long; a test lowers it to provoke the report.
+ */
+u64 spin_lockup_ns = 20 * NSEC_PER_SEC;
 
 static void spin_report(spinlock_t *lock, const char *what)
 {
@@ -70,7 +73,7 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 	while (!arch_spin_trylock(&lock->raw)) {
 		if (!start)
 			start = ktime_get_ns();
-		else if (!reported && ktime_get_ns() - start > LOCKUP_NS) {
+		else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
 			spin_lockup(lock);
 			reported = true;
 		}
@@ -120,9 +123,10 @@ void _spin_unlock(spinlock_t *lock)
 	if (!spin_check_magic(lock))
 		goto out;
 	if (unlikely(lock->owner_cpu < 0)) {
+		/* Nobody took it, so nobody disabled preemption for it. */
 		spin_debug_stats.bad_unlock++;
 		spin_report(lock, "already unlocked");
-		goto out;
+		return;
 	}
 	if (unlikely(lock->owner_cpu != (int)smp_processor_id() ||
 		     lock->owner != current)) {

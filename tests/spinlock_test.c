@@ -118,6 +118,49 @@ static void debug_bad_unlock_reported(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
 }
 
+static DEFINE_SPINLOCK(held_long);
+static volatile int holding;
+
+static int hold_for_300ms(void *unused)
+{
+	spin_lock(&held_long);
+	holding = 1;
+	mdelay(300);		/* interrupts stay on: the IPI can get in */
+	spin_unlock(&held_long);
+	return 0;
+}
+
+/* Spinning past the limit is reported, with the owner CPU's backtrace. */
+static void debug_lockup_reported(struct kunit *test)
+{
+	unsigned long before = spin_debug_stats.lockup;
+	unsigned long pos = printk_log_pos();
+	u64 saved = spin_lockup_ns;
+	struct task_struct *t;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	holding = 0;
+	t = kthread_create(hold_for_300ms, NULL, "holder");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, 1);
+	wake_up_process(t);
+	while (!holding)
+		msleep(1);
+	spin_lockup_ns = 50 * NSEC_PER_MSEC;
+	spin_lock(&held_long);		/* spins until the holder is done */
+	spin_unlock(&held_long);
+	spin_lockup_ns = saved;
+	kthread_join(t);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.lockup, before + 1);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "lockup suspected"));
+	/* the owner CPU prints its own backtrace, in its IPI handler */
+	for (int i = 0; i < 100 && !printk_log_find(pos, "Backtrace of CPU 1");
+	     i++)
+		msleep(10);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "Backtrace of CPU 1"));
+}
+
 static void debug_clean_use_not_reported(struct kunit *test)
 {
 	struct spin_debug_stats before = spin_debug_stats;
@@ -146,6 +189,11 @@ static void debug_clean_use_not_reported(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
 }
+
+static void debug_lockup_reported(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
+}
 #endif
 
 static struct kunit_case spinlock_cases[] = {
@@ -154,6 +202,7 @@ static struct kunit_case spinlock_cases[] = {
 	KUNIT_CASE(irq_forms),
 	KUNIT_CASE(debug_recursion_reported),
 	KUNIT_CASE(debug_bad_unlock_reported),
+	KUNIT_CASE(debug_lockup_reported),
 	KUNIT_CASE(debug_clean_use_not_reported),
 	{}
 };

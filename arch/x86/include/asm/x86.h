@@ -38,6 +38,9 @@ void x86_find_cpus(void);
 void pit_wait_start(unsigned int usecs);
 bool pit_wait_done(void);
 
+/* Calibrations take the best of this many 10 ms measurements. */
+#define CALIBRATE_TRIES		5
+
 /* TSC-based clock. */
 extern u64 tsc_khz;
 void tsc_calibrate(void);
