@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The in-kernel benchmarks: synchro-test (threads hammering one mutex and
+ * one counting semaphore) and the VFS test (tasks creating and unlinking
+ * files in one ramfs directory under a mutex or a semaphore). Both print
+ * "bench: ..." lines that scripts/bench.py reads; docs/benchmarks.md has
+ * the figures. tests/bench_test.c runs short versions of both.
+ */
+#ifndef _BENCH_H
+#define _BENCH_H
+
+#include <types.h>
+
+#define SYNCHRO_MAX_THREADS	64
+
+/*
+ * The kernel has no floating point: a figure is kept scaled by 100 and
+ * printed as "%llu.%02llu" with these two arguments.
+ */
+#define FIXED2(x100)	(unsigned long long)((x100) / 100), \
+			(unsigned long long)((x100) % 100)
+
+struct synchro_params {
+	int mutexes;		/* threads on the mutex (0..64) */
+	int sems;		/* threads on the semaphore (0..64) */
+	int sem_count;		/* the semaphore's initial count */
+	unsigned int load_us;	/* busy work while holding the lock */
+	unsigned int interval_us; /* busy work between acquisitions */
+	bool do_sched;		/* yield once per loop */
+	unsigned int msecs;	/* how long the threads run */
+	bool verbose;		/* print the totals once a second */
+};
+
+/* What the threads of one lock type did. */
+struct synchro_result {
+	const char *lock;	/* "mutex" or "sem" */
+	int threads;
+	unsigned long count[SYNCHRO_MAX_THREADS]; /* acquisitions per thread */
+	u64 total;
+	int limit;		/* threads allowed inside at once */
+	int max_inside;		/* most threads ever seen inside at once */
+	unsigned long violations; /* entries that saw too many inside */
+};
+
+/* Runs both lock types at once; returns 0, or -ENOMEM. */
+int synchro_test_run(const struct synchro_params *p,
+		     struct synchro_result *mutex_res,
+		     struct synchro_result *sem_res);
+/*
+ * Prints one lock type's result lines; returns false if an invariant
+ * broke (more than limit threads inside) or it made no progress.
+ */
+bool synchro_report(const struct synchro_params *p,
+		    const struct synchro_result *r);
+
+enum vfs_lock {
+	VFS_LOCK_SEM,		/* the legacy semaphore, i_sem */
+	VFS_LOCK_MUTEX,		/* the mutex, i_mutex */
+};
+
+struct vfs_result {
+	enum vfs_lock lock;
+	int tasks;
+	unsigned int cpus;
+	u64 loops;		/* create+close+unlink rounds, all tasks */
+	u64 elapsed_ns;
+	u64 busy_ns;		/* summed over the online CPUs */
+	unsigned long switches;	/* context switches, all CPUs */
+	unsigned long wakeups;	/* tasks woken, all CPUs */
+	unsigned long errors;	/* operations that failed: a broken invariant */
+};
+
+/* Runs one VFS test of msecs; returns 0, or -ENOMEM. */
+int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
+		  struct vfs_result *r);
+/* Prints one result line; returns false if an invariant broke. */
+bool vfs_bench_report(const struct vfs_result *r, unsigned int msecs);
+/* Prints the mutex/semaphore ratios of two results. */
+void vfs_bench_report_ratio(const struct vfs_result *sem,
+			    const struct vfs_result *mutex);
+
+/*
+ * The kernel command line: bench=synchro|vfs|all runs the benchmark(s)
+ * instead of the tests; synchro.* and vfs.* set their parameters.
+ * bench_parse_option() returns false for a name that is not its own.
+ */
+extern char bench_which[16];
+bool bench_parse_option(const char *name, const char *value);
+/* Returns the machine's exit status: 0, 1 if an invariant broke, 3. */
+int bench_run(const char *which);
+
+#endif

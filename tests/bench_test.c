@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Short runs of the benchmarks (make bench runs the long ones), to check
+ * that they work and that the locks keep their invariants while they
+ * hammer them: never more than one thread inside the mutex, never more
+ * than the count inside the semaphore, no create or unlink that fails in
+ * the ramfs directory, nothing left behind. Speed is never asserted: the
+ * emulators that run this are shared and noisy.
+ */
+#include <kernel.h>
+#include <errno.h>
+#include <string.h>
+#include <ramfs.h>
+#include <bench.h>
+#include "helpers.h"
+
+/* The ramfs operations themselves, on one task. */
+static void ramfs_semantics(struct kunit *test)
+{
+	static struct ramfs_dir dir;
+	struct ramfs_file *f, *g;
+	int err = 0;
+
+	ramfs_dir_init(&dir, true);
+	f = ramfs_create(&dir, "a", &err);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_NULL(test, ramfs_create(&dir, "a", &err));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+	g = ramfs_open(&dir, "a", &err);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_EXPECT_PTR_EQ(test, f->inode, g->inode);
+	KUNIT_EXPECT_NULL(test, ramfs_open(&dir, "b", &err));
+	KUNIT_EXPECT_EQ(test, err, -ENOENT);
+
+	/* Unlinked but open: the inode stays until the last close. */
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&dir, "a"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&dir, "a"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, dir.nr_entries, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dir.nr_inodes), 1);
+	ramfs_close(f);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dir.nr_inodes), 1);
+	ramfs_close(g);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dir.nr_inodes), 0);
+
+	/* A name that does not fit is refused, not cut short. */
+	KUNIT_EXPECT_NULL(test, ramfs_create(&dir,
+		"a-name-much-longer-than-thirty-one-characters", &err));
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+
+	/* destroy cleans up what is still linked. */
+	f = ramfs_create(&dir, "c", &err);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	ramfs_close(f);
+	ramfs_dir_destroy(&dir);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dir.nr_inodes), 0);
+}
+
+/*
+ * every_thread: each thread must have got the lock at least once. Only
+ * asked when the threads yield every loop: without that, a thread may
+ * legitimately wait a whole short run.
+ */
+static void check_synchro(struct kunit *test, const struct synchro_result *r,
+			  int threads, int limit, bool every_thread)
+{
+	KUNIT_EXPECT_EQ(test, r->threads, threads);
+	KUNIT_EXPECT_EQ(test, r->violations, 0UL);
+	KUNIT_EXPECT_LE(test, r->max_inside, limit);
+	KUNIT_EXPECT_GT(test, r->total, 0ULL);
+	for (int i = 0; every_thread && i < threads; i++)
+		KUNIT_EXPECT_GT(test, r->count[i], 0UL);
+}
+
+/* Two threads per CPU on each lock, a second; the mutex and a 1-count sem. */
+static void synchro_short(struct kunit *test)
+{
+	static struct synchro_result mres, sres;
+	int n = min(2 * num_online_cpus(), (unsigned int)SYNCHRO_MAX_THREADS);
+	struct synchro_params p = {
+		.mutexes = n, .sems = n, .sem_count = 1,
+		.load_us = 1, .interval_us = 1, .do_sched = true,
+		.msecs = 1000 * stress_factor,
+	};
+
+	KUNIT_ASSERT_EQ(test, synchro_test_run(&p, &mres, &sres), 0);
+	check_synchro(test, &mres, n, 1, true);
+	check_synchro(test, &sres, n, 1, true);
+	KUNIT_EXPECT_TRUE(test, synchro_report(&p, &mres));
+	KUNIT_EXPECT_TRUE(test, synchro_report(&p, &sres));
+}
+
+/*
+ * A semaphore of count 2, without yields: up to two inside, never three.
+ * No mutex threads: their lock is left alone.
+ */
+static void synchro_counting_sem(struct kunit *test)
+{
+	static struct synchro_result mres, sres;
+	int n = min(3 * num_online_cpus(), (unsigned int)SYNCHRO_MAX_THREADS);
+	struct synchro_params p = {
+		.mutexes = 0, .sems = n, .sem_count = 2,
+		.load_us = 5, .interval_us = 0, .do_sched = false,
+		.msecs = 1000 * stress_factor,
+	};
+
+	KUNIT_ASSERT_EQ(test, synchro_test_run(&p, &mres, &sres), 0);
+	KUNIT_EXPECT_EQ(test, mres.threads, 0);
+	KUNIT_EXPECT_EQ(test, mres.total, 0ULL);
+	check_synchro(test, &sres, n, 2, false);
+	KUNIT_EXPECT_TRUE(test, synchro_report(&p, &sres));
+}
+
+static void check_vfs(struct kunit *test, const struct vfs_result *r,
+		      int tasks)
+{
+	KUNIT_EXPECT_EQ(test, r->tasks, tasks);
+	KUNIT_EXPECT_EQ(test, r->errors, 0UL);
+	KUNIT_EXPECT_GT(test, r->loops, 0ULL);
+	KUNIT_EXPECT_GT(test, r->elapsed_ns, 0ULL);
+	KUNIT_EXPECT_LE(test, r->busy_ns, r->elapsed_ns * r->cpus);
+	KUNIT_EXPECT_TRUE(test, vfs_bench_report(r, 1000 * stress_factor));
+}
+
+/* The VFS test with each lock, 4 tasks per CPU, a second each. */
+static void vfs_short(struct kunit *test)
+{
+	static struct vfs_result sem, mutex;
+	int tasks = min(4 * num_online_cpus(), 64U);
+	unsigned int msecs = 1000 * stress_factor;
+
+	KUNIT_ASSERT_EQ(test, vfs_bench_run(VFS_LOCK_SEM, tasks, msecs, &sem), 0);
+	KUNIT_ASSERT_EQ(test, vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex), 0);
+	check_vfs(test, &sem, tasks);
+	check_vfs(test, &mutex, tasks);
+	vfs_bench_report_ratio(&sem, &mutex);
+}
+
+static struct kunit_case bench_cases[] = {
+	KUNIT_CASE(ramfs_semantics),
+	KUNIT_CASE(synchro_short),
+	KUNIT_CASE(synchro_counting_sem),
+	KUNIT_CASE(vfs_short),
+	{}
+};
+
+static struct kunit_suite bench_suite = {
+	.name = "bench",
+	.test_cases = bench_cases,
+};
+kunit_test_suite(bench_suite);
