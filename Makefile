@@ -157,3 +157,22 @@ sizes:
 
 clean:
 	rm -rf build
+
+# ---------------------------------------------------------------- GRUB ISO
+# A bootable CD image with GRUB, for x86 machines and QEMU's -cdrom.
+.PHONY: iso check-iso
+iso: all
+	$(Q)WITH_ISO=1 scripts/check-tools.sh $(ARCH)
+	$(Q)rm -rf $(O)/iso && mkdir -p $(O)/iso/boot/grub
+	$(Q)cp $(RUN_IMAGE) $(O)/iso/boot/mutexos.elf
+	$(Q)cp boot/grub/grub.cfg $(O)/iso/boot/grub/
+	$(Q)grub-mkrescue -o $(O)/mutexos.iso $(O)/iso 2>/dev/null
+	@echo "  ISO     $(O)/mutexos.iso"
+
+# Boots the ISO (GRUB, then the kernel) and checks that the tests passed.
+check-iso: iso
+	$(Q)timeout 600 $(QEMU_$(ARCH)) -cdrom $(O)/mutexos.iso -smp 2 -m 256M \
+		-display none -serial file:$(O)/iso-boot.log -monitor none \
+		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04; \
+		[ $$? -eq 1 ] || { echo "GRUB boot failed: see $(O)/iso-boot.log"; exit 1; }
+	@echo "GRUB boot: the kernel booted from the ISO and passed its tests ($(O)/iso-boot.log)"

@@ -5,7 +5,7 @@
 set -e
 arch=${1:-i386}
 
-# command:package pairs
+# command:package pairs (a path instead of a command: that file must exist)
 need="kconfig-conf:kconfig-frontends python3:python3"
 case "$arch" in
 i386|x86_64)
@@ -18,13 +18,17 @@ arm)
 	need="$need qemu-system-arm:qemu-system-arm mcopy:mtools" ;;
 esac
 [ "${WITH_GDB:-0}" = 1 ] && need="$need gdb-multiarch:gdb-multiarch"
+[ "${WITH_ISO:-0}" = 1 ] && need="$need grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xorriso mformat:mtools"
 [ "${WITH_BENCH:-0}" = 1 ] && need="$need gnuplot:gnuplot-nox"
 
 missing=""
 for pair in $need; do
 	cmd=${pair%%:*}
 	pkg=${pair#*:}
-	command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
+	case "$cmd" in
+	/*) [ -e "$cmd" ] || missing="$missing $pkg" ;;
+	*) command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg" ;;
+	esac
 done
 [ -z "$missing" ] && exit 0
 missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
