@@ -6,6 +6,7 @@
 #   make gdb  [ARCH=..]                QEMU halted, gdb-multiarch attached
 #   make menuconfig [ARCH=..] [MUTEX=..]
 #   make sizes [ARCH=..]               static figures of the mutex code
+#   make bench [ARCH=..] [CPUS=..]     benchmarks, CSV and plots (scripts/bench.mk)
 #
 # A configuration is ARCH, MUTEX and any CONF="CONFIG_X=y ..." overrides;
 # each one builds into build/<arch>-<mutex>[-<overrides>]/.
@@ -144,6 +145,9 @@ gdb: all
 
 # ---------------------------------------------------------------- test
 include scripts/test.mk
+
+# ---------------------------------------------------------------- bench
+include scripts/bench.mk
 
 # Every mutex build of ARCH (or the one MUTEX names), built first.
 SIZES_MUTEXES := $(if $(filter command line,$(origin MUTEX)),$(MUTEX),$(ALL_MUTEXES))

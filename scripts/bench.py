@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Run MutexOS's in-kernel benchmarks in QEMU, collect CSV, draw plots.
+
+Usage: scripts/bench.py [options] ARCH:KERNEL:CPUS[,CPUS...] ...
+
+Each ARCH:KERNEL:CPUS names a kernel image and the CPU counts to boot it
+with, e.g. i386:build/i386-native/kernel.elf:1,2,4,8.  Every boot runs
+"bench=all" (synchro-test, then the VFS test with the semaphore and with
+the mutex) and keeps its serial log as OUTDIR/ARCH-cpusN.log.  The boots
+run one after another, never side by side: they measure time.
+
+The kernel prints its results as "bench: KIND key=value ..." lines (see
+kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
+the columns arch, cpus, kind and the union of the keys.  Then:
+  - a table of the VFS and synchro results is printed,
+  - gnuplot draws OUTDIR/vfs-ARCH.png (loops per second and CPU use
+    against the CPU count, semaphore and mutex) and
+    OUTDIR/synchro-ARCH.png (acquisitions per second against the CPU
+    count, and each thread's share at the largest count).
+
+--from-logs skips the boots and reads the logs already in OUTDIR.
+Exit status: 0, or 1 if a boot failed or a run broke an invariant.
+"""
+
+import argparse
+import csv
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_runner():
+    """scripts/run-tests.py, for its QEMU command lines and exit statuses."""
+    spec = importlib.util.spec_from_file_location(
+        "run_tests", os.path.join(HERE, "run-tests.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = load_runner()
+
+LINE = re.compile(r"bench: ([a-z-]+)(?: mutex/sem)?((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
+
+
+def parse_target(text):
+    try:
+        arch, kernel, cpus = text.split(":")
+        counts = [int(c) for c in cpus.split(",") if c]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not ARCH:KERNEL:CPUS[,CPUS..]")
+    if arch not in runner.ARCHES or not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"bad arch or CPU counts in '{text}'")
+    return arch, kernel, counts
+
+
+def boot(arch, kernel, cpus, opts, log_path):
+    """Boot one kernel with bench=all; the serial output goes to log_path.
+
+    Returns the kernel's exit status, or None if it set none.
+    """
+    append = (f"bench=all synchro.secs={opts.synchro_secs} "
+              f"vfs.secs={opts.vfs_secs} vfs.tasks={opts.vfs_tasks}")
+    cfg = runner.Config(f"{arch}-cpus{cpus}", arch, kernel, cpus, append)
+    cfg.accel, note = runner.choose_accel(opts.accel, arch)
+    if note:
+        print(note, file=sys.stderr)
+    # The guest's own timing plus boot and thread start-up, generously.
+    timeout = 3 * (opts.synchro_secs + 2 * opts.vfs_secs) + 120
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(runner.qemu_command(cfg), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            print(f"{cfg.name}: no end after {timeout}s, killed", file=sys.stderr)
+            return None
+    return runner.decode_status(arch, code)
+
+
+def parse_log(path, arch, cpus):
+    """The bench lines of one serial log as dicts; and whether it ended well."""
+    rows, ended, failed = [], False, False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = LINE.search(line.rstrip("\r\n"))
+            if not m:
+                continue
+            kind = m.group(1)
+            fields = dict(item.split("=", 1) for item in m.group(2).split())
+            if m.group(3):
+                failed = True
+            if kind == "end":
+                ended = fields.get("status") == "0"
+                continue
+            if kind in ("start", "synchro-progress"):
+                continue
+            rows.append({"arch": arch, "cpus": cpus, "kind": kind, **fields})
+    return rows, ended and not failed
+
+
+def write_csv(rows, path):
+    columns = ["arch", "cpus", "kind"]
+    for row in rows:
+        columns += [key for key in row if key not in columns]
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def select(rows, kind, **match):
+    return [r for r in rows if r["kind"] == kind
+            and all(str(r.get(k)) == str(v) for k, v in match.items())]
+
+
+def print_table(rows):
+    vfs = select(rows, "vfs")
+    if vfs:
+        print("VFS test: create+close+unlink of per-task files in one directory")
+        head = (f"{'arch':<7}{'cpus':>4}{'tasks':>6}  {'lock':<6}{'loops/s':>10}"
+                f"{'cpu%':>7}{'loops/s/cpu%':>13}{'cs/loop':>8}{'wake/loop':>10}")
+        print(head)
+        for r in vfs:
+            print(f"{r['arch']:<7}{r['cpus']:>4}{r['tasks']:>6}  {r['lock']:<6}"
+                  f"{float(r['loops_per_sec']):>10.0f}{r['cpu_pct']:>7}"
+                  f"{float(r['loops_per_cpu_pct']):>13.1f}{r['cs_per_loop']:>8}"
+                  f"{r['wakeups_per_loop']:>10}")
+        print()
+        print("mutex/semaphore, same boot")
+        print(f"{'arch':<7}{'cpus':>4}{'throughput':>11}{'cpu':>6}{'efficiency':>11}")
+        for r in select(rows, "vfs-ratio"):
+            print(f"{r['arch']:<7}{r['cpus']:>4}{r['throughput']:>11}{r['cpu']:>6}"
+                  f"{r['efficiency']:>11}")
+        print()
+    syn = select(rows, "synchro")
+    if syn:
+        print("synchro-test: acquisitions, fairness (share of the total per thread)")
+        print(f"{'arch':<7}{'cpus':>4}  {'lock':<6}{'threads':>8}{'total':>10}"
+              f"{'acq/s':>9}{'min%':>7}{'max%':>7}{'jain':>8}{'max_in':>7}")
+        for r in syn:
+            rate = int(r["total"]) / max(float(r["secs"]), 0.01)
+            print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<6}{r['threads']:>8}"
+                  f"{r['total']:>10}{rate:>9.0f}{r['min_share']:>7}"
+                  f"{r['max_share']:>7}{r['jain']:>8}{r['max_inside']:>7}")
+        print()
+
+
+def write_dat(path, header, lines):
+    with open(path, "w") as f:
+        f.write("# " + header + "\n")
+        for line in lines:
+            f.write(" ".join(str(x) for x in line) + "\n")
+
+
+def plot_arch(rows, arch, outdir):
+    """Writes the .dat files and gnuplot script of one arch; returns the script."""
+    vfs = {}
+    for r in select(rows, "vfs", arch=arch):
+        vfs.setdefault(int(r["cpus"]), {})[r["lock"]] = r
+    syn = {}
+    for r in select(rows, "synchro", arch=arch):
+        syn.setdefault(int(r["cpus"]), {})[r["lock"]] = r
+    script = []
+    if vfs:
+        dat = os.path.join(outdir, f"vfs-{arch}.dat")
+        write_dat(dat, "cpus sem_loops_per_sec mutex_loops_per_sec sem_cpu_pct mutex_cpu_pct",
+                  [(c, v["sem"]["loops_per_sec"], v["mutex"]["loops_per_sec"],
+                    v["sem"]["cpu_pct"], v["mutex"]["cpu_pct"])
+                   for c, v in sorted(vfs.items()) if "sem" in v and "mutex" in v])
+        tasks = next(iter(vfs.values()))["sem"]["tasks"]
+        script += [
+            f"set output '{os.path.join(outdir, f'vfs-{arch}.png')}'",
+            f"set multiplot layout 1,2 title 'VFS test on {arch}: {tasks} tasks, "
+            "create+close+unlink in one directory'",
+            "set xlabel 'CPUs'", "set xtics (1,2,4,8)",
+            "set ylabel 'loops per second'", "set yrange [0:*]",
+            f"plot '{dat}' using 1:2 with linespoints title 'semaphore', "
+            f"'' using 1:3 with linespoints title 'mutex'",
+            "set ylabel 'CPU utilization (%)'", "set yrange [0:100]",
+            f"plot '{dat}' using 1:4 with linespoints title 'semaphore', "
+            f"'' using 1:5 with linespoints title 'mutex'",
+            "unset multiplot", "set yrange [*:*]",
+        ]
+    if syn:
+        dat = os.path.join(outdir, f"synchro-{arch}.dat")
+        write_dat(dat, "cpus mutex_acq_per_sec sem_acq_per_sec",
+                  [(c, int(v["mutex"]["total"]) / float(v["mutex"]["secs"]),
+                    int(v["sem"]["total"]) / float(v["sem"]["secs"]))
+                   for c, v in sorted(syn.items()) if "sem" in v and "mutex" in v])
+        top = max(syn)
+        shares = {}
+        for r in select(rows, "synchro-share", arch=arch, cpus=top):
+            shares.setdefault(int(r["thread"]), {})[r["lock"]] = r["share"]
+        sdat = os.path.join(outdir, f"synchro-shares-{arch}.dat")
+        write_dat(sdat, "thread mutex_share sem_share",
+                  [(t, s.get("mutex", 0), s.get("sem", 0)) for t, s in sorted(shares.items())])
+        fair = 100.0 / max(len(shares), 1)
+        script += [
+            f"set output '{os.path.join(outdir, f'synchro-{arch}.png')}'",
+            f"set multiplot layout 1,2 title 'synchro-test on {arch}: "
+            "one mutex thread and one semaphore thread per CPU'",
+            "set xlabel 'CPUs'", "set xtics (1,2,4,8)",
+            "set ylabel 'acquisitions per second'", "set yrange [0:*]",
+            "set style data linespoints",
+            f"plot '{dat}' using 1:2 title 'mutex', '' using 1:3 title 'semaphore'",
+            f"set xlabel 'thread ({top} CPUs)'", "set xtics 1",
+            "set ylabel 'share of all acquisitions (%)'",
+            "set style data histogram", "set style histogram clustered",
+            "set style fill solid 0.6 border -1", "set boxwidth 0.9",
+            f"plot '{sdat}' using 2:xtic(1) title 'mutex', '' using 3 title 'semaphore', "
+            f"{fair} with lines dashtype 2 title 'equal share'",
+            "unset multiplot", "set style data linespoints", "set yrange [*:*]",
+        ]
+    return script
+
+
+def plot(rows, outdir):
+    if not shutil.which("gnuplot"):
+        print("gnuplot not found: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
+        return False
+    script = ["set terminal pngcairo size 1000,440 font ',10'", "set grid",
+              "set key below"]
+    arches = []
+    for r in rows:
+        if r["arch"] not in arches:
+            arches.append(r["arch"])
+    for arch in arches:
+        script += plot_arch(rows, arch, outdir)
+    path = os.path.join(outdir, "plots.gp")
+    with open(path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    result = subprocess.run(["gnuplot", path], capture_output=True, text=True)
+    if result.returncode:
+        print(f"gnuplot failed:\n{result.stderr}", file=sys.stderr)
+        return False
+    pngs = sorted(p for p in os.listdir(outdir) if p.endswith(".png"))
+    print("plots: " + ", ".join(os.path.join(outdir, p) for p in pngs))
+    return True
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("targets", nargs="+", type=parse_target, metavar="ARCH:KERNEL:CPUS")
+    ap.add_argument("--outdir", default="build/bench")
+    ap.add_argument("--vfs-secs", type=int, default=10)
+    ap.add_argument("--vfs-tasks", type=int, default=16)
+    ap.add_argument("--synchro-secs", type=int, default=5)
+    ap.add_argument("--accel", choices=("tcg", "kvm"), default="tcg")
+    ap.add_argument("--from-logs", action="store_true",
+                    help="parse the logs already in OUTDIR, boot nothing")
+    opts = ap.parse_args(argv)
+
+    os.makedirs(opts.outdir, exist_ok=True)
+    rows, bad = [], []
+    for arch, kernel, counts in opts.targets:
+        for cpus in counts:
+            log = os.path.join(opts.outdir, f"{arch}-cpus{cpus}.log")
+            if not opts.from_logs:
+                print(f"bench: {arch}, {cpus} CPU(s) ... (log: {log})", flush=True)
+                status = boot(arch, kernel, cpus, opts, log)
+                if status != 0:
+                    bad.append(f"{arch}-cpus{cpus}: exit status {status}")
+            if not os.path.exists(log):
+                bad.append(f"{arch}-cpus{cpus}: no log {log}")
+                continue
+            got, ok = parse_log(log, arch, cpus)
+            if not ok:
+                bad.append(f"{arch}-cpus{cpus}: incomplete, or an invariant broke (see {log})")
+            rows += got
+
+    csv_path = os.path.join(opts.outdir, "bench.csv")
+    write_csv(rows, csv_path)
+    print()
+    print_table(rows)
+    print(f"csv: {csv_path}")
+    plot(rows, opts.outdir)
+    for line in dict.fromkeys(bad):
+        print(f"FAILED: {line}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
