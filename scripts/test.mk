@@ -22,6 +22,13 @@ test_configs = $(foreach a,$(TEST_ARCHES),$(foreach m,$(TEST_MUTEXES),\
 	name=$(a)-$(m)-cpus$(c),arch=$(a),kernel=build/$(a)-$(m)/$(call image_of,$(a)),cpus=$(c),append=expect_cpus=$(c))))
 comma := ,
 image_of = $(if $(filter x86_64,$(1)),kernel.elf32,kernel.elf)
+# arm also boots the native build's raw image, kernel7.img, the file the Pi
+# firmware loads (QEMU puts it at 0x10000 and parks cores 1-3 itself), and
+# checks the layout of the SD card image with fake firmware files.
+raw_configs = $(if $(filter native,$(TEST_MUTEXES)),\
+	$(foreach c,$(call test_cpus,arm,native),\
+	name=arm-native-img-cpus$(c),arch=arm,kernel=build/arm-native/kernel7.img,cpus=$(c),append=expect_cpus=$(c)))
+test_configs += $(if $(filter arm,$(TEST_ARCHES)),$(raw_configs))
 
 .PHONY: test test-build check-runner
 test-build:
@@ -30,6 +37,8 @@ test-build:
 	done; done
 
 test: test-build $(if $(call given,ARCH)$(call given,MUTEX)$(call given,CPUS),,check-runner)
+	$(if $(filter arm,$(TEST_ARCHES)),$(Q)$(MAKE) --no-print-directory \
+		ARCH=arm MUTEX=native CONF= sdcard-check)
 	$(Q)$(RUNNER) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL) \
 		$(test_configs)
 

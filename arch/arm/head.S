@@ -49,6 +49,9 @@
 #define SCTLR_TE	(1 << 30)
 #define ACTLR_SMP	(1 << 6)
 
+/* Where a misplaced image is copied first (see _start): above both. */
+#define RELOC_SCRATCH	0x02000000
+
 	.section .boot.text, "ax"
 	.arm
 	.globl _start
@@ -59,29 +62,43 @@ _start:
 	ands	r0, r0, #3
 	bne	park_secondary
 
-	/* Move the image to its link address if it was loaded elsewhere. */
+	/*
+	 * Move the image to its link address if it was loaded elsewhere.
+	 * QEMU loads it 32 KiB above that address, so a direct copy would
+	 * overwrite this very code half-way: the image first goes to a
+	 * scratch area clear of both, continues there, and is copied to its
+	 * link address from that copy.
+	 */
 	adr	r0, _start		@ where we run
 	ldr	r1, =_start		@ where we were linked
-	subs	r3, r0, r1
+	cmp	r0, r1
 	beq	relocated
 	ldr	r2, =__bss_start
 	sub	r2, r2, r1		@ bytes in the image
-	bhi	copy_down
-	/* Loaded below the link address: copy from the end. */
-	add	r0, r0, r2
-	add	r1, r1, r2
-1:	ldr	r3, [r0, #-4]!
-	str	r3, [r1, #-4]!
-	subs	r2, r2, #4
+	ldr	r3, =RELOC_SCRATCH
+	cmp	r0, r3
+	beq	copy_to_link		@ this is the scratch copy
+	bl	copy_words
+	adr	r4, copy_to_link	@ the same code, in the scratch copy
+	sub	r4, r4, r0
+	add	r4, r4, r3
+	bx	r4
+copy_to_link:
+	mov	r3, r1
+	bl	copy_words
+	ldr	pc, =relocated		@ continue in the linked copy
+
+/* Copies r2 bytes (a multiple of 4) from r0 to r3, which do not overlap. */
+copy_words:
+	mov	r4, r0
+	mov	r5, r3
+	mov	r6, r2
+1:	ldr	r7, [r4], #4
+	str	r7, [r5], #4
+	subs	r6, r6, #4
 	bne	1b
-	b	jump_linked
-copy_down:
-1:	ldr	r3, [r0], #4
-	str	r3, [r1], #4
-	subs	r2, r2, #4
-	bne	1b
-jump_linked:
-	ldr	pc, =relocated		@ continue in the copy
+	bx	lr
+
 relocated:
 	/* Clear .bss: the boot stack and the page table are in it. */
 	ldr	r0, =__bss_start
