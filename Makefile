@@ -68,7 +68,10 @@ KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
 $(O)/.config: configs/$(ARCH)_defconfig Kconfig arch/$(ARCH)/Kconfig | tools
 	$(Q)mkdir -p $(O)/include/config $(O)/include/generated
 	$(Q)cp $< $@
-	$(Q)for o in $(mutex_frag_$(MUTEX)) $(CONF); do echo "$$o" >> $@; done
+	$(Q)for o in $(mutex_frag_$(MUTEX)) $(CONF); do \
+		sed -i "/^$${o%%=*}=/d; /^# $${o%%=*} is not set/d" $@; \
+		echo "$$o" >> $@; \
+	done
 	$(Q)cd $(O) && $(KCONFIG_ENV) kconfig-conf -s --olddefconfig $(CURDIR)/Kconfig
 	@echo "  CONFIG  $(O)/.config"
 

@@ -29,18 +29,29 @@ raw_configs = $(if $(filter native,$(TEST_MUTEXES)),\
 	$(foreach c,$(call test_cpus,arm,native),\
 	name=arm-native-img-cpus$(c),arch=arm,kernel=build/arm-native/kernel7.img,cpus=$(c),append=expect_cpus=$(c)))
 test_configs += $(if $(filter arm,$(TEST_ARCHES)),$(raw_configs))
+# A uniprocessor kernel (CONFIG_SMP=n: spinlocks are only preemption
+# control), on i386 with the native build, in the full matrix.
+UP_DIR := build/i386-native-SMP=n
+up_wanted = $(and $(filter i386,$(TEST_ARCHES)),$(filter native,$(TEST_MUTEXES)),$(if $(call given,CPUS),,y))
+test_configs += $(if $(up_wanted),name=i386-native-up,arch=i386,kernel=$(UP_DIR)/kernel.elf,cpus=1,append=expect_cpus=1)
 
 .PHONY: test test-build check-runner
 test-build:
 	$(Q)for a in $(TEST_ARCHES); do for m in $(TEST_MUTEXES); do \
 		$(MAKE) --no-print-directory ARCH=$$a MUTEX=$$m CONF= all || exit 1; \
 	done; done
+	$(if $(up_wanted),$(Q)$(MAKE) --no-print-directory ARCH=i386 MUTEX=native CONF=CONFIG_SMP=n all)
 
-test: test-build $(if $(call given,ARCH)$(call given,MUTEX)$(call given,CPUS),,check-runner)
+test: test-build $(if $(call given,ARCH)$(call given,MUTEX)$(call given,CPUS),,check-runner check-grub)
 	$(if $(filter arm,$(TEST_ARCHES)),$(Q)$(MAKE) --no-print-directory \
 		ARCH=arm MUTEX=native CONF= sdcard-check)
 	$(Q)$(RUNNER) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL) \
 		$(test_configs)
+
+# The kernel boots from GRUB too (an ISO image, i386).
+.PHONY: check-grub
+check-grub:
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 MUTEX=native CONF= check-iso
 
 # The runner checks itself: canned logs, then a kernel whose test cases
 # fail, fault, hang and panic on purpose. Each must be reported as failed.
