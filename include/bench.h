@@ -10,6 +10,7 @@
 #define _BENCH_H
 
 #include <types.h>
+#include <ramfs.h>
 
 #define SYNCHRO_MAX_THREADS	64
 
@@ -19,6 +20,9 @@
  */
 #define FIXED2(x100)	(unsigned long long)((x100) / 100), \
 			(unsigned long long)((x100) % 100)
+/* The same for a figure kept scaled by 10000, as "%llu.%04llu". */
+#define FIXED4(x10000)	(unsigned long long)((x10000) / 10000), \
+			(unsigned long long)((x10000) % 10000)
 
 struct synchro_params {
 	int mutexes;		/* threads on the mutex (0..64) */
@@ -68,6 +72,9 @@ struct vfs_result {
 	unsigned long switches;	/* context switches, all CPUs */
 	unsigned long wakeups;	/* tasks woken, all CPUs */
 	unsigned long errors;	/* operations that failed: a broken invariant */
+	/* The directory lock over the whole run, start-up included. */
+	struct ramfs_lock_stats lock_stats;
+	u64 all_loops;		/* the loops of the whole run */
 };
 
 /* Runs one VFS test of msecs; returns 0, or -ENOMEM. */

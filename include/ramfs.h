@@ -36,10 +36,23 @@ struct ramfs_dentry {
 	char name[RAMFS_NAME_LEN];
 };
 
+/*
+ * How the directory lock was used, to see where a benchmark's time goes.
+ * Updated with the lock held, so the lock itself keeps the sums exact.
+ */
+struct ramfs_lock_stats {
+	unsigned long acquired;
+	unsigned long contended;	/* found held when we came */
+	u64 wait_ns;			/* from asking to getting it */
+	u64 hold_ns;			/* from getting it to giving it back */
+};
+
 struct ramfs_dir {
 	bool use_mutex;		/* which one of the two locks guards it */
 	struct mutex i_mutex;
 	struct semaphore i_sem;
+	struct ramfs_lock_stats stats;
+	u64 locked_at;		/* when the holder got the lock */
 	struct list_head hash[RAMFS_HASH_SIZE];
 	unsigned int nr_entries;
 	unsigned long next_ino;

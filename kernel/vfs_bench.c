@@ -152,6 +152,8 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	r->errors = 0;
 	for (int i = 0; i < started; i++)
 		r->errors += run->tasks[i].errors;
+	r->lock_stats = run->dir.stats;
+	r->all_loops = sum_loops(run, started);
 	/* Every file was unlinked and every inode freed: nothing may be left. */
 	if (run->dir.nr_entries || atomic_read(&run->dir.nr_inodes))
 		r->errors++;
@@ -170,8 +172,12 @@ struct vfs_figures {
 	u64 loops_per_sec;
 	u64 cpu_pct;
 	u64 loops_per_cpu_pct;
-	u64 cs_per_loop;
+	u64 cs_per_loop;	/* these two times 10000 */
 	u64 wakeups_per_loop;
+	u64 cpu_us_per_loop;	/* CPU time of one loop */
+	u64 contended_pct;	/* lock requests that found it held */
+	u64 wait_us_per_loop;	/* time from asking for the lock to getting it */
+	u64 hold_us_per_loop;	/* time holding it */
 };
 
 static void figures(const struct vfs_result *r, struct vfs_figures *f)
@@ -183,8 +189,15 @@ static void figures(const struct vfs_result *r, struct vfs_figures *f)
 	f->loops_per_sec = r->loops * 100000000ULL / elapsed_us;
 	f->cpu_pct = r->busy_ns * 10000 / total_ns;
 	f->loops_per_cpu_pct = f->loops_per_sec * 100 / max(f->cpu_pct, 1ULL);
-	f->cs_per_loop = (u64)r->switches * 100 / loops;
-	f->wakeups_per_loop = (u64)r->wakeups * 100 / loops;
+	f->cs_per_loop = (u64)r->switches * 10000 / loops;
+	f->wakeups_per_loop = (u64)r->wakeups * 10000 / loops;
+	f->cpu_us_per_loop = r->busy_ns / 10 / loops;
+	f->contended_pct = (u64)r->lock_stats.contended * 10000 /
+			   max((u64)r->lock_stats.acquired, 1ULL);
+	f->wait_us_per_loop = r->lock_stats.wait_ns / 10 /
+			      max(r->all_loops, 1ULL);
+	f->hold_us_per_loop = r->lock_stats.hold_ns / 10 /
+			      max(r->all_loops, 1ULL);
 }
 
 bool vfs_bench_report(const struct vfs_result *r, unsigned int msecs)
@@ -193,12 +206,14 @@ bool vfs_bench_report(const struct vfs_result *r, unsigned int msecs)
 	bool ok = !r->errors && r->loops > 0;
 
 	figures(r, &f);
-	printk("bench: vfs lock=%s cpus=%u tasks=%d secs=%u.%02u loops=%llu loops_per_sec=%llu.%02llu cpu_pct=%llu.%02llu loops_per_cpu_pct=%llu.%02llu cs_per_loop=%llu.%02llu wakeups_per_loop=%llu.%02llu switches=%lu wakeups=%lu errors=%lu%s\n",
+	printk("bench: vfs lock=%s cpus=%u tasks=%d secs=%u.%02u loops=%llu loops_per_sec=%llu.%02llu cpu_pct=%llu.%02llu loops_per_cpu_pct=%llu.%02llu cs_per_loop=%llu.%04llu wakeups_per_loop=%llu.%04llu switches=%lu wakeups=%lu cpu_us_per_loop=%llu.%02llu contended_pct=%llu.%02llu wait_us_per_loop=%llu.%02llu hold_us_per_loop=%llu.%02llu errors=%lu%s\n",
 	       lock_name(r->lock), r->cpus, r->tasks, msecs / 1000,
 	       msecs % 1000 / 10, (unsigned long long)r->loops,
 	       FIXED2(f.loops_per_sec), FIXED2(f.cpu_pct),
-	       FIXED2(f.loops_per_cpu_pct), FIXED2(f.cs_per_loop),
-	       FIXED2(f.wakeups_per_loop), r->switches, r->wakeups, r->errors, ok ? "" : " FAILED");
+	       FIXED2(f.loops_per_cpu_pct), FIXED4(f.cs_per_loop),
+	       FIXED4(f.wakeups_per_loop), r->switches, r->wakeups,
+	       FIXED2(f.cpu_us_per_loop), FIXED2(f.contended_pct),
+	       FIXED2(f.wait_us_per_loop), FIXED2(f.hold_us_per_loop), r->errors, ok ? "" : " FAILED");
 	return ok;
 }
 

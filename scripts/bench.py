@@ -134,6 +134,15 @@ def print_table(rows):
                   f"{float(r['loops_per_cpu_pct']):>13.1f}{r['cs_per_loop']:>8}"
                   f"{r['wakeups_per_loop']:>10}")
         print()
+        if any("cpu_us_per_loop" in r for r in vfs):
+            print("where the time goes, per loop (two lock acquisitions)")
+            print(f"{'arch':<7}{'cpus':>4}  {'lock':<6}{'cpu_us':>8}{'wait_us':>9}"
+                  f"{'hold_us':>9}{'contended%':>11}")
+            for r in vfs:
+                print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<6}"
+                      f"{r.get('cpu_us_per_loop', ''):>8}{r.get('wait_us_per_loop', ''):>9}"
+                      f"{r.get('hold_us_per_loop', ''):>9}{r.get('contended_pct', ''):>11}")
+            print()
         print("mutex/semaphore, same boot")
         print(f"{'arch':<7}{'cpus':>4}{'throughput':>11}{'cpu':>6}{'efficiency':>11}")
         for r in select(rows, "vfs-ratio"):
