@@ -105,19 +105,6 @@ void _spin_lock(spinlock_t *lock)
 	debug_spin_lock(lock, _RET_IP_);
 }
 
-int _spin_trylock(spinlock_t *lock)
-{
-	preempt_disable();
-#ifdef CONFIG_SMP
-	if (!arch_spin_trylock(&lock->raw)) {
-		preempt_enable();
-		return 0;
-	}
-#endif
-	spin_set_owner(lock, _RET_IP_);
-	return 1;
-}
-
 void _spin_unlock(spinlock_t *lock)
 {
 	if (!spin_check_magic(lock))
@@ -150,6 +137,8 @@ int spin_is_locked(spinlock_t *lock)
 
 #else /* !CONFIG_DEBUG_SPINLOCK */
 
+#define spin_set_owner(lock, ip)	do { } while (0)
+
 void __spin_lock_init(spinlock_t *lock, const char *name)
 {
 	*lock = __SPIN_LOCK_UNLOCKED(lock);
@@ -161,18 +150,6 @@ void _spin_lock(spinlock_t *lock)
 #ifdef CONFIG_SMP
 	arch_spin_lock(&lock->raw);
 #endif
-}
-
-int _spin_trylock(spinlock_t *lock)
-{
-	preempt_disable();
-#ifdef CONFIG_SMP
-	if (!arch_spin_trylock(&lock->raw)) {
-		preempt_enable();
-		return 0;
-	}
-#endif
-	return 1;
 }
 
 void _spin_unlock(spinlock_t *lock)
@@ -194,3 +171,16 @@ int spin_is_locked(spinlock_t *lock)
 }
 
 #endif
+
+int _spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+#ifdef CONFIG_SMP
+	if (!arch_spin_trylock(&lock->raw)) {
+		preempt_enable();
+		return 0;
+	}
+#endif
+	spin_set_owner(lock, _RET_IP_);
+	return 1;
+}
