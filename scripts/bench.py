@@ -250,8 +250,9 @@ def plot(rows, outdir):
     if result.returncode:
         print(f"gnuplot failed:\n{result.stderr}", file=sys.stderr)
         return False
-    pngs = sorted(p for p in os.listdir(outdir) if p.endswith(".png"))
-    print("plots: " + ", ".join(os.path.join(outdir, p) for p in pngs))
+    pngs = [os.path.join(outdir, f"{kind}-{arch}.png")
+            for arch in arches for kind in ("vfs", "synchro")]
+    print("plots: " + ", ".join(p for p in pngs if os.path.exists(p)))
     return True
 
 
