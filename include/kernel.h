@@ -32,6 +32,9 @@ int vprintk(const char *fmt, va_list args);
 #define EXIT_TESTS_FAILED	1
 #define EXIT_CRASH		2
 
+/* "native", "dec", "xchg", "null" or "debug": the mutex build. */
+const char *mutex_build_name(void);
+
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);
 void __noreturn machine_exit(int status);
 void dump_stack(void);

@@ -4,7 +4,7 @@
  * tests, print their "bench: ..." lines and end the machine. The options
  * (all optional):
  *
- *   bench=synchro|vfs|all
+ *   bench=synchro|vfs|overhead|all
  *   synchro.mutexes=N synchro.sems=N	threads per lock type, 0..64; when
  *					neither is given, one of each per CPU
  *   synchro.count=N			the semaphore's initial count (1)
@@ -13,6 +13,7 @@
  *   synchro.secs=S synchro.verbose=0|1	run time (5), progress lines (0)
  *   vfs.tasks=N vfs.secs=S		the VFS test (16 tasks, 10 s)
  *   vfs.mutex_first=0|1		run the mutex before the semaphore (0)
+ *   overhead.secs=S			each loop of the overhead test (2)
  *
  * scripts/bench.py boots these and reads the lines back.
  */
@@ -21,6 +22,8 @@
 #include <smp.h>
 #include <sched.h>
 #include <bench.h>
+#include <mutex.h>
+#include <time.h>
 
 char bench_which[16];
 
@@ -29,6 +32,7 @@ static int opt_mutexes = -1, opt_sems = -1;
 static int opt_count = 1, opt_load = 1, opt_interval = 1, opt_do_sched = 1;
 static int opt_synchro_secs = 5, opt_verbose;
 static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
+static int opt_overhead_secs = 2;
 
 static const struct {
 	const char *name;
@@ -46,6 +50,7 @@ static const struct {
 	{ "vfs.tasks", &opt_vfs_tasks, 64 },
 	{ "vfs.secs", &opt_vfs_secs, 3600 },
 	{ "vfs.mutex_first", &opt_mutex_first, 1 },
+	{ "overhead.secs", &opt_overhead_secs, 3600 },
 };
 
 bool bench_parse_option(const char *name, const char *value)
@@ -128,15 +133,62 @@ static int run_vfs(void)
 	return ok ? 0 : 1;
 }
 
+/*
+ * The cost of an uncontended mutex_lock() + mutex_unlock() pair, on one
+ * CPU, in nanoseconds. The debug build and the plain ones are different
+ * kernels, so each boot also times a loop that is the same code in every
+ * build (an atomic increment and decrement): the ratio of the two is what
+ * can be compared between boots.
+ */
+static u64 ns_per_pair(bool mutex, u64 msecs)
+{
+	static DEFINE_MUTEX(m);
+	atomic_t a = ATOMIC_INIT(0);
+	u64 start = ktime_get_ns(), end = start + msecs * NSEC_PER_MSEC, now;
+	u64 pairs = 0;
+
+	do {
+		for (int i = 0; i < 1000; i++) {
+			if (mutex) {
+				mutex_lock(&m);
+				mutex_unlock(&m);
+			} else {
+				atomic_inc(&a);
+				atomic_dec(&a);
+			}
+		}
+		pairs += 1000;
+		now = ktime_get_ns();
+	} while (now < end);
+	return (now - start) * 100 / pairs;	/* scaled by 100 */
+}
+
+static int run_overhead(void)
+{
+	u64 msecs = max(opt_overhead_secs, 1) * 1000;
+	u64 atomic_ns, mutex_ns;
+
+	/* Not preempt_disable(): taking a mutex there is a reported bug. */
+	atomic_ns = ns_per_pair(false, msecs);
+	mutex_ns = ns_per_pair(true, msecs);
+	printk("bench: overhead build=%s mutex_pair_ns=%llu.%02llu "
+	       "atomic_pair_ns=%llu.%02llu mutex_per_atomic=%llu.%02llu\n",
+	       mutex_build_name(), FIXED2(mutex_ns), FIXED2(atomic_ns),
+	       FIXED2(mutex_ns * 100 / max(atomic_ns, 1ULL)));
+	return 0;
+}
+
 int bench_run(const char *which)
 {
-	bool synchro = !strcmp(which, "synchro") || !strcmp(which, "all");
-	bool vfs = !strcmp(which, "vfs") || !strcmp(which, "all");
+	bool all = !strcmp(which, "all");
+	bool synchro = all || !strcmp(which, "synchro");
+	bool vfs = all || !strcmp(which, "vfs");
+	bool overhead = all || !strcmp(which, "overhead");
 	int status = 0, s;
 
-	if (!synchro && !vfs) {
-		printk("bench: unknown benchmark '%s' (synchro, vfs or all)\n",
-		       which);
+	if (!synchro && !vfs && !overhead) {
+		printk("bench: unknown benchmark '%s' "
+		       "(synchro, vfs, overhead or all)\n", which);
 		return 3;
 	}
 	printk("bench: start which=%s cpus=%u\n", which, num_online_cpus());
@@ -146,6 +198,10 @@ int bench_run(const char *which)
 	}
 	if (vfs) {
 		s = run_vfs();
+		status = max(status, s);
+	}
+	if (overhead) {
+		s = run_overhead();
 		status = max(status, s);
 	}
 	printk("bench: end status=%d\n", status);

@@ -13,7 +13,7 @@
  *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
- *   bench=synchro|vfs|all	run benchmarks instead of the tests; they
+ *   bench=synchro|vfs|overhead|all	run benchmarks instead of the tests; they
  *			and their synchro.* and vfs.* options are in
  *			kernel/bench.c
  */
@@ -123,7 +123,7 @@ static void parse_command_line(void)
 	}
 }
 
-static const char *mutex_build(void)
+const char *mutex_build_name(void)
 {
 #if defined(CONFIG_DEBUG_MUTEXES)
 	return "debug";
@@ -156,7 +156,7 @@ static int kernel_init(void *unused)
 void __noreturn start_kernel(void)
 {
 	printk("MutexOS on %s, mutex build %s, %s, NR_CPUS=%d, HZ=%d\n",
-	       CONFIG_ARCH_NAME, mutex_build(),
+	       CONFIG_ARCH_NAME, mutex_build_name(),
 #ifdef CONFIG_SMP
 	       "SMP",
 #else
