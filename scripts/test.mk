@@ -33,7 +33,7 @@ test_configs += $(if $(filter arm,$(TEST_ARCHES)),$(raw_configs))
 # control), on i386 with the native build, in the full matrix.
 UP_DIR := build/i386-native-SMP=n
 up_wanted = $(and $(filter i386,$(TEST_ARCHES)),$(filter native,$(TEST_MUTEXES)),$(if $(call given,CPUS),,y))
-test_configs += $(if $(up_wanted),name=i386-native-up,arch=i386,kernel=$(UP_DIR)/kernel.elf,cpus=1,append=expect_cpus=1)
+test_configs += $(if $(up_wanted),name=i386-native-up$(comma)arch=i386$(comma)kernel=$(UP_DIR)/kernel.elf$(comma)cpus=1$(comma)append=expect_cpus=1)
 
 .PHONY: test test-build check-runner
 test-build:
