@@ -13,7 +13,7 @@ test_cpus = $(if $(call given,CPUS),$(CPUS),$(if $(filter native,$(2)),$(TEST_CP
 TEST_CPUS_NATIVE_i386 := 1 2 4 8
 TEST_CPUS_NATIVE_x86_64 := 1 4 8
 TEST_CPUS_NATIVE_arm := 1 4
-TEST_TIMEOUT ?= 600
+TEST_TIMEOUT ?= 1200
 TEST_JOBS ?= 2
 TEST_APPEND ?=
 
