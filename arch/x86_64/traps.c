@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 traps: the IDT, the exception report (registers and a symbolic
- * backtrace), and the hand-off of interrupts to the common code.
+ * x86_64 traps: the IDT and the register dump; the rest of the trap code
+ * is shared with i386 in arch/x86/traps.c.
  */
 #include <kernel.h>
 #include <arch.h>
@@ -24,16 +24,6 @@ struct idt_gate {
 
 static struct idt_gate idt[256] __aligned(16);
 extern char trap_stubs[];
-
-static const char *const exception_names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow",
-	"bound range", "invalid opcode", "device not available",
-	"double fault", "coprocessor overrun", "invalid TSS",
-	"segment not present", "stack fault", "general protection",
-	"page fault", "reserved", "x87 FPU error", "alignment check",
-	"machine check", "SIMD exception", "virtualization",
-	"control protection",
-};
 
 void x86_load_idt(void)
 {
@@ -63,7 +53,7 @@ void arch_trap_init(void)
 	x86_load_idt();
 }
 
-static void show_regs(struct pt_regs *r)
+void x86_show_regs(struct pt_regs *r)
 {
 	unsigned long cr0, cr2, cr3, cr4;
 
@@ -78,70 +68,6 @@ static void show_regs(struct pt_regs *r)
 	printk("R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
 	printk("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n",
 	       cr0, cr2, cr3, cr4);
-}
-
-static void do_exception(struct pt_regs *regs)
-{
-	const char *name = regs->vector < 32 ?
-		exception_names[regs->vector] : NULL;
-
-	oops_begin();
-	printk("Oops: %s (exception %lu), error code %#lx\n",
-	       name ? name : "unknown", regs->vector, regs->error_code);
-	if (regs->vector == 14) {
-		unsigned long cr2;
-
-		asm volatile("mov %%cr2, %0" : "=r" (cr2));
-		printk("BUG: unable to handle kernel access at address %016lx\n",
-		       cr2);
-	}
-	show_regs(regs);
-	printk("Call Trace:\n");
-	arch_dump_stack_from(regs->rbp, regs->rip);
-	oops_end(regs_irqs_on(regs));
-}
-
-void x86_handle_trap(struct pt_regs *regs)
-{
-	if (regs->vector < 32) {
-		do_exception(regs);
-		return;
-	}
-	irq_enter();
-	x86_handle_irq(regs->vector);
-	irq_exit(regs_irqs_on(regs));
-}
-
-/*
- * Follow the saved-RBP chain; each frame is [saved rbp][return address].
- * Only addresses inside the 1:1 map are followed, so a corrupt chain ends
- * the trace instead of faulting inside the fault report.
- */
-void arch_dump_stack_from(unsigned long fp, unsigned long pc)
-{
-	int depth = 0;
-
-	if (pc)
-		printk(" [<%016lx>] %pS\n", pc, (void *)pc);
-	while (fp && depth++ < 32) {
-		unsigned long *frame = (unsigned long *)fp;
-		unsigned long ret;
-
-		if (fp & 7 || fp < 0x1000 || fp >= IDENTITY_MAP_END - 16)
-			break;
-		ret = frame[1];
-		if (!ret)
-			break;
-		printk(" [<%016lx>] %pS\n", ret, (void *)ret);
-		if (frame[0] <= fp)	/* stacks grow down: callers are above */
-			break;
-		fp = frame[0];
-	}
-}
-
-void dump_stack(void)
-{
-	arch_dump_stack_from((unsigned long)__builtin_frame_address(0), 0);
 }
 
 /* A sleeping task's frame: __switch_to_asm pushed RBP first, R15 last. */

@@ -51,6 +51,10 @@ void x86_trampoline_install(void);
 void x86_trampoline_set(unsigned long stack_top);
 #define TRAMPOLINE_ADDR		0x8000
 
+/* The arch's register dump, for the exception report in arch/x86/traps.c. */
+struct pt_regs;
+void x86_show_regs(struct pt_regs *regs);
+
 /* Vector to the common interrupt code. */
 void x86_handle_irq(unsigned int vector);
 

@@ -3,6 +3,8 @@
 #ifndef _ASM_X86_64_PTRACE_H
 #define _ASM_X86_64_PTRACE_H
 
+#include <asm/boot.h>
+
 #ifndef __ASSEMBLY__
 struct pt_regs {
 	unsigned long r15, r14, r13, r12, r11, r10, r9, r8;
@@ -15,6 +17,9 @@ struct pt_regs {
 #define regs_pc(r)	((r)->rip)
 #define regs_fp(r)	((r)->rbp)
 #define regs_irqs_on(r)	(((r)->rflags & 0x200) != 0)
+
+/* Only the 1:1 map of the first 4 GiB can be read. */
+#define KERNEL_ADDR_END	IDENTITY_MAP_END
 #endif
 
 #endif

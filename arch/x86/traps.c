@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86 trap code both arches share: the exception report (registers,
+ * then a symbolic backtrace along the frame-pointer chain), and the hand-off
+ * of interrupts to the common code. Each arch supplies its IDT, its
+ * register dump (x86_show_regs) and its struct pt_regs.
+ */
+#include <kernel.h>
+#include <arch.h>
+#include <irq.h>
+#include <sched.h>
+#include <asm/ptrace.h>
+#include <asm/x86.h>
+
+/* Hex digits of an address: 8 on i386, 16 on x86_64. */
+#define ADDR_DIGITS	((int)(2 * sizeof(long)))
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow",
+	"bound range", "invalid opcode", "device not available",
+	"double fault", "coprocessor overrun", "invalid TSS",
+	"segment not present", "stack fault", "general protection",
+	"page fault", "reserved", "x87 FPU error", "alignment check",
+	"machine check", "SIMD exception", "virtualization",
+	"control protection",
+};
+
+static unsigned long read_cr2(void)
+{
+	unsigned long cr2;
+
+	asm volatile("mov %%cr2, %0" : "=r" (cr2));
+	return cr2;
+}
+
+static void do_exception(struct pt_regs *regs)
+{
+	const char *name = regs->vector < 32 ?
+		exception_names[regs->vector] : NULL;
+
+	oops_begin();
+	printk("Oops: %s (exception %lu), error code %#lx\n",
+	       name ? name : "unknown", regs->vector, regs->error_code);
+	if (regs->vector == 14)
+		printk("BUG: unable to handle kernel access at address %0*lx\n",
+		       ADDR_DIGITS, read_cr2());
+	x86_show_regs(regs);
+	printk("Call Trace:\n");
+	arch_dump_stack_from(regs_fp(regs), regs_pc(regs));
+	oops_end(regs_irqs_on(regs));
+}
+
+void x86_handle_trap(struct pt_regs *regs)
+{
+	if (regs->vector < 32) {
+		do_exception(regs);
+		return;
+	}
+	irq_enter();
+	x86_handle_irq(regs->vector);
+	irq_exit(regs_irqs_on(regs));
+}
+
+/*
+ * Follow the saved frame-pointer chain; each frame is [saved fp][return
+ * address]. Only plausible addresses are followed, so that a corrupt chain
+ * ends the trace instead of faulting inside the fault report.
+ */
+void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+{
+	int depth = 0;
+
+	if (pc)
+		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, pc, (void *)pc);
+	while (fp && depth++ < 32) {
+		unsigned long *frame = (unsigned long *)fp;
+		unsigned long ret;
+
+		if (fp & (sizeof(long) - 1) || fp < 0x1000 ||
+		    fp >= KERNEL_ADDR_END - 2 * sizeof(long))
+			break;
+		ret = frame[1];
+		if (!ret)
+			break;
+		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, ret, (void *)ret);
+		if (frame[0] <= fp)	/* stacks grow down: callers are above */
+			break;
+		fp = frame[0];
+	}
+}
+
+void dump_stack(void)
+{
+	arch_dump_stack_from((unsigned long)__builtin_frame_address(0), 0);
+}
