@@ -237,7 +237,8 @@ bool synchro_report(const struct synchro_params *p,
 	if (!r->threads)
 		return true;
 	for (int i = 0; i < r->threads; i++) {
-		u64 share = r->total ? r->count[i] * 10000 / r->total : 0;
+		/* 64-bit: count * 10000 overflows a 32-bit long */
+		u64 share = r->total ? (u64)r->count[i] * 10000 / r->total : 0;
 
 		min_share = min(min_share, share);
 		max_share = max(max_share, share);
