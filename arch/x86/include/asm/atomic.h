@@ -93,29 +93,4 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 	return prev;
 }
 
-/* Adds a to v unless v is u; returns whether it added. */
-static inline int atomic_add_unless(atomic_t *v, int a, int u)
-{
-	int c = atomic_read(v), old;
-
-	while (c != u) {
-		old = atomic_cmpxchg(v, c, c + a);
-		if (old == c)
-			return 1;
-		c = old;
-	}
-	return 0;
-}
-
-#define atomic_inc_not_zero(v)	atomic_add_unless((v), 1, 0)
-
-/* Pointer-sized exchange and compare-exchange, for lock-free code. */
-#define xchg(ptr, v)		__atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST)
-#define cmpxchg(ptr, o, n) ({						\
-	typeof(*(ptr)) __old = (o);					\
-	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
-	__old;								\
-})
-
 #endif
