@@ -15,6 +15,11 @@
 #define VEC_SPURIOUS		0xff
 
 void x86_serial_init(void);
+/*
+ * Reads the multiboot info at physical address info: the command line and
+ * the RAM below ram_end; reserves low memory and the kernel image.
+ */
+void x86_multiboot_setup(u32 magic, u32 info, u64 ram_end);
 void x86_load_gdt(void);
 void x86_load_idt(void);
 
