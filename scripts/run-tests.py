@@ -63,28 +63,20 @@ import threading
 # Everything QEMU needs to know per arch, in one place.  "cpus" says how the
 # number of CPUs is given: "smp" as -smp N, "maxcpus" on the kernel command
 # line, because the raspi2b board always has four cores.
+# The two x86 arches boot the same way; only the emulator differs (the
+# x86_64 image handed over is already a 32-bit multiboot ELF).
+X86 = {
+    "package": "qemu-system-x86",
+    "machine": [],
+    "memory": ["-m", "256M"],
+    "cpus": "smp",
+    "exit_device": ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"],
+    "exit_via": "isa-debug-exit",
+    "kvm": True,
+}
 ARCHES = {
-    "i386": {
-        "qemu": "qemu-system-i386",
-        "package": "qemu-system-x86",
-        "machine": [],
-        "memory": ["-m", "256M"],
-        "cpus": "smp",
-        "exit_device": ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"],
-        "exit_via": "isa-debug-exit",
-        "kvm": True,
-    },
-    "x86_64": {
-        # The kernel image handed over is already a 32-bit ELF (multiboot).
-        "qemu": "qemu-system-x86_64",
-        "package": "qemu-system-x86",
-        "machine": [],
-        "memory": ["-m", "256M"],
-        "cpus": "smp",
-        "exit_device": ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"],
-        "exit_via": "isa-debug-exit",
-        "kvm": True,
-    },
+    "i386": dict(X86, qemu="qemu-system-i386"),
+    "x86_64": dict(X86, qemu="qemu-system-x86_64"),
     "arm": {
         "qemu": "qemu-system-arm",
         "package": "qemu-system-arm",
