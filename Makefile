@@ -165,6 +165,11 @@ sizes:
 clean:
 	rm -rf build
 
+# The folder of this configuration, for the tools that call make.
+.PHONY: print-builddir
+print-builddir:
+	@echo $(O)
+
 # ---------------------------------------------------------------- GRUB ISO
 # A bootable CD image with GRUB, for x86 machines and QEMU's -cdrom.
 .PHONY: iso check-iso

@@ -1,0 +1,43 @@
+# arm: ARMv7-A (Cortex-A7), Raspberry Pi 2 Model B and QEMU raspi2b;
+# everything the build and the tools know about this arch.
+#
+# The ARCH_* facts at the top are read by make, by scripts/check-tools.sh
+# and by the Python tooling (scripts/mutexos/arches.py): keep each one a
+# plain "NAME := value" line, without make functions.
+
+# ---------------------------------------------------------------- facts
+ARCH_CROSS := arm-none-eabi-
+ARCH_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi \
+	arm-none-eabi-ld:binutils-arm-none-eabi \
+	qemu-system-arm:qemu-system-arm mcopy:mtools
+ARCH_QEMU := qemu-system-arm
+ARCH_QEMU_OPTS := -M raspi2b -semihosting-config enable=on,target=native
+# raspi2b always has four cores: the kernel gets maxcpus=N instead
+ARCH_QEMU_CPUS := maxcpus
+ARCH_MAX_CPUS := 4
+ARCH_EXIT := semihosting
+ARCH_KVM := n
+ARCH_BOOT_IMAGE := kernel.elf
+ARCH_SYMBOLS := kernel.elf
+# the flat image the Pi firmware loads; make test boots it too
+ARCH_RAW_IMAGE := kernel7.img
+ARCH_GDB := arm
+ARCH_TEST_CPUS_NATIVE := 1 4
+ARCH_TEST_CPUS := 1 4
+ARCH_BENCH_CPUS := 1 2 4
+
+# ---------------------------------------------------------------- build
+# Linked at 0x8000, where the Pi firmware loads kernel7.img; the entry code
+# moves the image there when a loader put it elsewhere (QEMU: 0x10000).
+LOAD_ADDR := 0x8000
+# ARM state only, and APCS frames: every function, leaves included, keeps
+# {fp, sp, lr, pc} in a fixed layout, so the backtrace can walk fp alone.
+ARCH_CFLAGS := -march=armv7-a -mtune=cortex-a7 -marm -mfloat-abi=soft \
+	-mno-unaligned-access -mapcs-frame -mabi=aapcs
+ARCH_ASFLAGS :=
+ARCH_LDFLAGS :=
+ARCH_INCLUDES :=
+ARCH_DIRS := arch/arm
+# The firmware boots a flat binary; QEMU takes either.
+ARCH_POSTLINK = $(Q)$(OBJCOPY) -O binary $@ $(O)/kernel7.img && \
+	echo "  OBJCOPY $(O)/kernel7.img"

@@ -1,0 +1,39 @@
+# i386: everything the build and the tools know about this arch.
+#
+# The ARCH_* facts at the top are read by make, by scripts/check-tools.sh
+# and by the Python tooling (scripts/mutexos/arches.py): keep each one a
+# plain "NAME := value" line, without make functions.
+
+# ---------------------------------------------------------------- facts
+ARCH_CROSS := i686-linux-gnu-
+# command:Debian-package pairs the build and a boot need
+ARCH_TOOLS := i686-linux-gnu-gcc:gcc-i686-linux-gnu \
+	i686-linux-gnu-ld:binutils-i686-linux-gnu \
+	qemu-system-i386:qemu-system-x86
+ARCH_QEMU := qemu-system-i386
+ARCH_QEMU_OPTS := -m 256M -device isa-debug-exit,iobase=0xf4,iosize=0x04
+# smp: the CPU count goes to QEMU as -smp N; maxcpus: the machine has a
+# fixed number of cores and the kernel gets maxcpus=N on its command line
+ARCH_QEMU_CPUS := smp
+ARCH_MAX_CPUS := 8
+# how the kernel's exit status leaves QEMU: isa-debug-exit or semihosting
+ARCH_EXIT := isa-debug-exit
+ARCH_KVM := y
+# what QEMU boots, and what gdb reads the symbols from (in the build folder)
+ARCH_BOOT_IMAGE := kernel.elf
+ARCH_SYMBOLS := kernel.elf
+ARCH_GDB := i386
+# CPU counts of make test: the native build, the other builds; make bench
+ARCH_TEST_CPUS_NATIVE := 1 2 4 8
+ARCH_TEST_CPUS := 1 4
+ARCH_BENCH_CPUS := 1 2 4 8
+
+# ---------------------------------------------------------------- build
+# 32-bit protected mode, multiboot 1, loaded at 1 MiB, no paging.
+LOAD_ADDR := 0x100000
+ARCH_CFLAGS := -m32 -march=i686 -mno-sse -mno-mmx -mno-80387 -mregparm=0
+ARCH_ASFLAGS :=
+ARCH_LDFLAGS := -m elf_i386
+ARCH_INCLUDES := -Iarch/x86/include
+ARCH_DIRS := arch/i386 arch/x86
+ARCH_POSTLINK :=
