@@ -1,17 +1,15 @@
 # MutexOS: one entry point for building, booting, testing and measuring.
+# "make help" lists the targets and variables.
 #
-#   make [ARCH=i386|x86_64|arm] [MUTEX=native|dec|xchg|null|debug]
-#   make run  [ARCH=..] [CPUS=n]       boot in QEMU, serial console here
-#   make test [ARCH=..] [CPUS=..] [MUTEX=..]   the test matrix, or a part
-#   make gdb  [ARCH=..]                QEMU halted, gdb-multiarch attached
-#   make menuconfig [ARCH=..] [MUTEX=..]
-#   make sizes [ARCH=..]               static figures of the mutex code
-#   make bench [ARCH=..] [CPUS=..]     benchmarks, CSV and plots (scripts/bench.mk)
+# Make builds exactly one configuration: ARCH, MUTEX and any
+# CONF="CONFIG_X=y ..." overrides, into build/<arch>-<mutex>[-<overrides>]/.
+# The matrices (test, torture, bench, the GRUB check) live in the Python
+# tooling, scripts/mutexos/, which calls make once per configuration.
 #
-# A configuration is ARCH, MUTEX and any CONF="CONFIG_X=y ..." overrides;
-# each one builds into build/<arch>-<mutex>[-<overrides>]/.
+# Each arch is described once, in arch/<arch>/arch.mk: its toolchain and
+# packages, QEMU machine, boot image, gdb architecture and CPU counts.
 
-ALL_ARCHES := $(notdir $(patsubst %/Kconfig,%,$(wildcard arch/*/Kconfig)))
+ALL_ARCHES := $(patsubst arch/%/arch.mk,%,$(wildcard arch/*/arch.mk))
 ALL_MUTEXES := native dec xchg null debug
 
 ARCH ?= i386
@@ -19,6 +17,7 @@ MUTEX ?= native
 CPUS ?= 2
 CONF ?=
 ACCEL ?= tcg
+APPEND ?=
 V ?= 0
 
 ifeq ($(filter $(ARCH),$(ALL_ARCHES)),)
@@ -30,6 +29,7 @@ endif
 
 empty :=
 space := $(empty) $(empty)
+comma := ,
 conf_suffix := $(if $(strip $(CONF)),-$(subst $(space),-,$(subst CONFIG_,,$(strip $(CONF)))))
 CFG := $(ARCH)-$(MUTEX)$(conf_suffix)
 O := build/$(CFG)
@@ -40,16 +40,25 @@ else
 Q := @
 endif
 
-include arch/$(ARCH)/Makefile.arch
-# An arch may add targets of its own (arm: sdcard); make alone still builds.
-.DEFAULT_GOAL := all
+include arch/$(ARCH)/arch.mk
 
-.PHONY: all run test gdb sizes menuconfig clean tools check-runner
+# A variable given on the command line or in the environment selects; one
+# left out means all of its values (make test, torture, bench).
+given = $(filter command line environment,$(origin $(1)))
+
+# The host tooling: a Python package run from the source tree.
+MX := PYTHONPATH=$(CURDIR)/scripts python3 -m mutexos
+CHECK_TOOLS := scripts/check-tools.sh
+
+.DEFAULT_GOAL := all
+.PHONY: all run gdb menuconfig sizes clean help tools print-builddir
 all: $(O)/kernel.elf
 
 # ---------------------------------------------------------------- tools
+# Checked before anything is read from a tool: nothing below runs a tool
+# while the Makefile is parsed (LIBGCC is expanded only when linking).
 tools:
-	$(Q)scripts/check-tools.sh $(ARCH)
+	$(Q)$(CHECK_TOOLS) $(ARCH)
 
 # ---------------------------------------------------------------- config
 # The MUTEX choice is a config fragment applied over the arch defconfig.
@@ -65,7 +74,7 @@ KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
 	KCONFIG_AUTOCONFIG=$(CURDIR)/$(O)/include/config/auto.conf \
 	KCONFIG_TRISTATE=$(CURDIR)/$(O)/include/config/tristate.conf
 
-$(O)/.config: configs/$(ARCH)_defconfig Kconfig arch/$(ARCH)/Kconfig | tools
+$(O)/.config: arch/$(ARCH)/defconfig Kconfig arch/$(ARCH)/Kconfig | tools
 	$(Q)mkdir -p $(O)/include/config $(O)/include/generated
 	$(Q)cp $< $@
 	$(Q)for o in $(mutex_frag_$(MUTEX)) $(CONF); do \
@@ -75,17 +84,47 @@ $(O)/.config: configs/$(ARCH)_defconfig Kconfig arch/$(ARCH)/Kconfig | tools
 	$(Q)cd $(O) && $(KCONFIG_ENV) kconfig-conf -s --olddefconfig $(CURDIR)/Kconfig
 	@echo "  CONFIG  $(O)/.config"
 
-$(O)/include/generated/autoconf.h: $(O)/.config
+# auto.conf gives make the CONFIG_ symbols for the object lists, and
+# autoconf.h gives them to C; kconfig-conf writes both at once.
+$(O)/include/config/auto.conf: $(O)/.config
 	$(Q)cd $(O) && $(KCONFIG_ENV) kconfig-conf -s --silentoldconfig $(CURDIR)/Kconfig
-	$(Q)touch $@
+	$(Q)touch $@ $(O)/include/generated/autoconf.h
+$(O)/include/generated/autoconf.h: $(O)/include/config/auto.conf
 
 menuconfig: $(O)/.config
 	cd $(O) && $(KCONFIG_ENV) kconfig-mconf $(CURDIR)/Kconfig
 
-# ---------------------------------------------------------------- build
-SRCS := $(wildcard kernel/*.c lib/*.c tests/*.c) $(ARCH_SRCS)
-OBJS := $(patsubst %,$(O)/%.o,$(basename $(SRCS)))
+# ---------------------------------------------------------------- objects
+# Goals that build this configuration read its options (make then builds
+# the .config first and starts over); the others never need them.
+NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
+	check-runner check-iso check-build
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(O)/include/config/auto.conf
+endif
 
+# Kbuild-style object lists: each folder's Kbuild file adds its objects to
+# obj-y, optional ones to obj-$(CONFIG_X), and its subfolders as "name/".
+OBJS :=
+define kbuild_dir
+src := $(1)
+obj-y :=
+include $(1)/Kbuild
+OBJS += $$(addprefix $(O)/$(1)/,$$(filter-out %/,$$(obj-y)))
+subdirs_$(1) := $$(addprefix $(1)/,$$(patsubst %/,%,$$(filter %/,$$(obj-y))))
+$$(foreach d,$$(subdirs_$(1)),$$(eval $$(call kbuild_dir,$$(d))))
+endef
+$(foreach d,kernel lib tests $(ARCH_DIRS),$(eval $(call kbuild_dir,$(d))))
+
+# The kernel relinks when the set of objects changes, say a test file was
+# deleted: the list is kept in a file that changes only when the set does.
+OBJLIST := $(O)/.objects
+ifneq ($(strip $(OBJS)),$(strip $(file < $(OBJLIST))))
+$(shell mkdir -p $(O))
+$(file > $(OBJLIST),$(strip $(OBJS)))
+endif
+
+# ---------------------------------------------------------------- build
 INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
 CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
 	-D__KERNEL__ -MMD -MP
@@ -95,13 +134,13 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers -Werror $(ARCH_CFLAGS)
 ASFLAGS := -D__ASSEMBLY__ $(ARCH_ASFLAGS)
-LIBGCC := $(shell $(CC_$(ARCH)) $(ARCH_CFLAGS) -print-libgcc-file-name 2>/dev/null)
-CC := $(CC_$(ARCH))
-LD := $(CROSS_$(ARCH))ld
-NM := $(CROSS_$(ARCH))nm
-OBJCOPY := $(CROSS_$(ARCH))objcopy
-OBJDUMP := $(CROSS_$(ARCH))objdump
-SIZE := $(CROSS_$(ARCH))size
+CC := $(ARCH_CROSS)gcc
+LD := $(ARCH_CROSS)ld
+NM := $(ARCH_CROSS)nm
+OBJCOPY := $(ARCH_CROSS)objcopy
+# Asked of the compiler when linking, never while parsing: on a fresh
+# machine the compiler exists only once the tool check has installed it.
+LIBGCC = $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
 $(O)/%.o: %.c $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
@@ -118,80 +157,167 @@ $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
 		| grep -v '^#' > $@
 
 # The symbol table takes a second link: the first image gives the
-# addresses, the table goes in after all code, so code does not move.
+# addresses, the table goes in after all code, so code does not move. The
+# intermediate files are this link's own, so two makes never share them.
 KLINK = $(LD) $(ARCH_LDFLAGS) -nostdlib -z noexecstack -T $(O)/linker.lds
-$(O)/kernel.elf: $(OBJS) $(O)/linker.lds scripts/kallsyms.py
-	$(Q)$(KLINK) -o $(O)/.tmp_kernel1 $(OBJS) $(LIBGCC)
-	$(Q)$(NM) -n $(O)/.tmp_kernel1 | scripts/kallsyms.py > $(O)/.tmp_kallsyms.S
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -c $(O)/.tmp_kallsyms.S -o $(O)/.tmp_kallsyms.o
-	$(Q)$(KLINK) -o $(O)/.tmp_kernel2 $(OBJS) $(O)/.tmp_kallsyms.o $(LIBGCC)
-	$(Q)$(NM) -n $(O)/.tmp_kernel2 | scripts/kallsyms.py > $(O)/.tmp_kallsyms2.S
-	$(Q)cmp -s $(O)/.tmp_kallsyms.S $(O)/.tmp_kallsyms2.S || \
-		{ echo "kallsyms: symbol table did not settle"; exit 1; }
-	$(Q)mv $(O)/.tmp_kernel2 $@
+$(O)/kernel.elf: $(OBJS) $(OBJLIST) $(O)/linker.lds scripts/kallsyms.py
+	$(Q)t=$$(mktemp -d $(O)/.link.XXXXXX) && trap 'rm -rf $$t' EXIT && \
+	$(KLINK) -o $$t/kernel1 $(OBJS) $(LIBGCC) && \
+	$(NM) -n $$t/kernel1 | scripts/kallsyms.py > $$t/kallsyms1.S && \
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -MF $$t/kallsyms.d -c $$t/kallsyms1.S -o $$t/kallsyms.o && \
+	$(KLINK) -o $$t/kernel2 $(OBJS) $$t/kallsyms.o $(LIBGCC) && \
+	$(NM) -n $$t/kernel2 | scripts/kallsyms.py > $$t/kallsyms2.S && \
+	{ cmp -s $$t/kallsyms1.S $$t/kallsyms2.S || \
+		{ echo "kallsyms: symbol table did not settle"; exit 1; }; } && \
+	mv $$t/kernel2 $@
 	@echo "  LD      $@"
 	$(ARCH_POSTLINK)
 
 -include $(OBJS:.o=.d)
 
-# ---------------------------------------------------------------- run
-RUNNER := scripts/run-tests.py
-RUN_IMAGE ?= $(O)/kernel.elf
-APPEND ?=
-
+# ---------------------------------------------------------------- run, gdb
+# IMAGE boots another file of the build folder (arm: kernel7.img).
+IMAGE ?= $(ARCH_BOOT_IMAGE)
 run: all
-	$(RUNNER) --interactive --accel $(ACCEL) \
-		"name=$(CFG),arch=$(ARCH),kernel=$(RUN_IMAGE),cpus=$(CPUS),append=$(APPEND)"
+	$(Q)$(MX) run --arch $(ARCH) --image $(O)/$(IMAGE) --cpus $(CPUS) \
+		--accel $(ACCEL) --append "$(APPEND)"
 
+GDB_PORT ?=
+GDB_BATCH ?=
 gdb: all
-	scripts/gdb.sh $(ARCH) $(O)/kernel.elf $(RUN_IMAGE) $(CPUS)
+	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
+	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) \
+		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(GDB_BATCH),--batch)
 
-# ---------------------------------------------------------------- test
-include scripts/test.mk
+# ---------------------------------------------------------------- matrices
+# make test, torture and bench check the tools of every arch they are
+# about to build, once, before building anything; then the Python side
+# builds each configuration with make and boots it.
+SEL_ARCHES := $(if $(call given,ARCH),$(ARCH),$(ALL_ARCHES))
+SELECT := $(if $(call given,ARCH),--arch $(ARCH)) \
+	$(if $(call given,MUTEX),--mutex $(MUTEX)) \
+	$(if $(call given,CPUS),--cpus $(CPUS))
+TEST_JOBS ?= 2
+TEST_TIMEOUT ?= 1200
+TORTURE_FACTOR ?= 20
+TORTURE_CPUS ?= 4
+BENCH_SECS ?=
+BENCH_TASKS ?= 16
 
-# ---------------------------------------------------------------- bench
-include scripts/bench.mk
+.PHONY: test torture bench check-runner check-iso check-build
+test:
+	$(Q)$(CHECK_TOOLS) --with media $(SEL_ARCHES)
+	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL)
 
+torture:
+	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(MX) torture $(SELECT) -j $(TEST_JOBS) --factor $(TORTURE_FACTOR) \
+		$(if $(call given,CPUS),,--cpus $(TORTURE_CPUS)) --accel $(ACCEL)
+
+bench:
+	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
+	$(Q)$(MX) bench $(SELECT) --accel $(ACCEL) --tasks $(BENCH_TASKS) \
+		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
+
+check-runner:
+	$(Q)$(CHECK_TOOLS) i386
+	$(Q)$(MX) check-runner
+
+check-iso:
+	$(Q)$(CHECK_TOOLS) --with media i386
+	$(Q)$(MX) check-iso
+
+# The build itself is checked on a fresh machine's terms (make test runs
+# it): see scripts/check-build.sh.
+check-build:
+	$(Q)scripts/check-build.sh
+
+# ---------------------------------------------------------------- sizes
 # Every mutex build of ARCH (or the one MUTEX names), built first.
-SIZES_MUTEXES := $(if $(filter command line,$(origin MUTEX)),$(MUTEX),$(ALL_MUTEXES))
+SIZES_MUTEXES := $(if $(call given,MUTEX),$(MUTEX),$(ALL_MUTEXES))
 sizes:
-	$(Q)WITH_GDB=1 scripts/check-tools.sh $(ARCH)
+	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
 	$(Q)for m in $(SIZES_MUTEXES); do \
 		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF= all || exit 1; \
 	done
-	$(Q)scripts/sizes.sh $(ARCH) $(CROSS_$(ARCH)) \
+	$(Q)scripts/sizes.sh $(ARCH) $(ARCH_CROSS) \
 		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m))
+
+# ---------------------------------------------------------------- boot media
+# x86 boots from a GRUB CD image (make iso), the Raspberry Pi from an SD
+# card image (make sdcard); arch.mk says which (ARCH_MEDIA).
+wrong_media = { echo "make $(1): ARCH=$(ARCH) boots from $(if $(filter iso,$(ARCH_MEDIA)),a GRUB ISO: make iso,an SD card: make sdcard) ARCH=$(ARCH)"; exit 2; }
+
+# make iso [APPEND="..."] [ISO=path]: GRUB, then the kernel with APPEND.
+ISO ?= $(O)/mutexos.iso
+.PHONY: iso
+iso:
+	$(Q)[ "$(ARCH_MEDIA)" = iso ] || $(call wrong_media,iso)
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
+	$(Q)t=$$(mktemp -d $(O)/.iso.XXXXXX) && trap 'rm -rf $$t' EXIT && \
+	mkdir -p $$t/boot/grub && \
+	cp $(O)/$(ARCH_BOOT_IMAGE) $$t/boot/mutexos.elf && \
+	sed 's|^\(\s*multiboot /boot/mutexos.elf\)$$|\1 $(APPEND)|' \
+		boot/grub/grub.cfg > $$t/boot/grub/grub.cfg && \
+	grub-mkrescue -o $(ISO) $$t 2>/dev/null
+	@echo "  ISO     $(ISO)"
+
+# make sdcard FIRMWARE=<dir>: a FAT image with the Pi boot firmware from
+# <dir>, kernel7.img and boot/rpi/config.txt, built with mtools (no root).
+# make sdcard-check: the same with fake firmware files, then its file list
+# and config.txt are checked.
+FIRMWARE ?=
+.PHONY: sdcard sdcard-check
+sdcard:
+	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard)
+	$(Q)test -n "$(FIRMWARE)" || \
+		{ echo "make sdcard: FIRMWARE=<dir> is the firmware's boot/ folder (see docs/arm.md)"; exit 2; }
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
+	$(Q)scripts/mksdcard.sh $(O)/sdcard.img $(FIRMWARE) $(O)/$(ARCH_RAW_IMAGE) boot/rpi/config.txt
+	@echo "  SDCARD  $(O)/sdcard.img"
+
+sdcard-check:
+	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard-check)
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
+	$(Q)scripts/mksdcard.sh --check $(O)/sdcard-check $(O)/$(ARCH_RAW_IMAGE) boot/rpi/config.txt
+
+# ---------------------------------------------------------------- misc
+# The folder of this configuration, for the tools that call make.
+print-builddir:
+	@echo $(O)
 
 clean:
 	rm -rf build
 
-# The folder of this configuration, for the tools that call make.
-.PHONY: print-builddir
-print-builddir:
-	@echo $(O)
-
-# ---------------------------------------------------------------- GRUB ISO
-# A bootable CD image with GRUB, for x86 machines and QEMU's -cdrom.
-.PHONY: iso check-iso
-iso: all
-	$(Q)WITH_ISO=1 scripts/check-tools.sh $(ARCH)
-	$(Q)rm -rf $(O)/iso && mkdir -p $(O)/iso/boot/grub
-	$(Q)cp $(RUN_IMAGE) $(O)/iso/boot/mutexos.elf
-	$(Q)cp boot/grub/grub.cfg $(O)/iso/boot/grub/
-	$(Q)grub-mkrescue -o $(O)/mutexos.iso $(O)/iso 2>/dev/null
-	@echo "  ISO     $(O)/mutexos.iso"
-
-# Boots an ISO (GRUB, then the kernel) that runs a few suites, and checks
-# that they passed.
-check-iso: iso
-	$(Q)rm -rf $(O)/iso-check && cp -r $(O)/iso $(O)/iso-check
-	$(Q)sed -i 's|multiboot /boot/mutexos.elf$$|& test=smp*,kernel*,mutex.*|' \
-		$(O)/iso-check/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $(O)/mutexos-check.iso $(O)/iso-check 2>/dev/null
-	$(Q)timeout 600 $(QEMU_$(ARCH)) -cdrom $(O)/mutexos-check.iso -smp 2 -m 256M \
-		-display none -serial file:$(O)/iso-boot.log -monitor none \
-		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04; \
-		[ $$? -eq 1 ] || { echo "GRUB boot failed: see $(O)/iso-boot.log"; exit 1; }
-	$(Q)grep -q 'Subtest: mutex\b' $(O)/iso-boot.log || \
-		{ echo "GRUB boot: no test results in $(O)/iso-boot.log"; exit 1; }
-	@echo "GRUB boot: the kernel booted from the ISO and passed its tests ($(O)/iso-boot.log)"
+help:
+	@echo 'MutexOS: make [TARGET] [VARIABLE=value ...]'
+	@echo
+	@echo 'Targets:'
+	@echo '  all (default)  build one configuration into build/<arch>-<mutex>[-<conf>]/'
+	@echo '  run            build, boot in QEMU; the serial console is here'
+	@echo '  test           the test matrix (the part that ARCH, MUTEX, CPUS select)'
+	@echo '  gdb            QEMU halted with its gdb stub, gdb-multiarch attached'
+	@echo '  menuconfig     change the Kconfig options of one configuration'
+	@echo '  sizes          fastpath instructions, mutex.o size, sizeof'
+	@echo '  bench          benchmarks, CSV and plots under build/bench'
+	@echo '  torture        a long stress run of the lock suites'
+	@echo '  iso            a GRUB boot CD (x86); check-iso boots one'
+	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir)'
+	@echo '  check-runner   the test runner checks itself'
+	@echo '  clean          remove build/'
+	@echo
+	@echo 'Variables:'
+	@echo '  ARCH=$(subst $(space),|,$(ALL_ARCHES))   (default i386)'
+	@echo '  MUTEX=$(subst $(space),|,$(ALL_MUTEXES))   (default native)'
+	@echo '  CPUS=n         CPUs to boot with (default 2)'
+	@echo '  CONF="CONFIG_X=v ..."   Kconfig options over the defconfig'
+	@echo '  APPEND="..."   kernel command line (run, iso), e.g. test=mutex*'
+	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
+	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
+	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one), batch mode'
+	@echo '  V=1            show the commands'
+	@echo
+	@echo 'For test, torture and bench a variable left out means all its values.'

@@ -4,7 +4,7 @@
  *
  * count: 1 unlocked, 0 locked, negative: locked and tasks may be waiting.
  * The fastpath changes count with one atomic operation; anything else goes
- * to the slowpath in kernel/mutex.c, which works under wait_lock.
+ * to the slowpath in kernel/locking/mutex.c, which works under wait_lock.
  *
  * Rules (checked with CONFIG_DEBUG_MUTEXES): one owner at a time; only the
  * owner unlocks; no double unlock; no recursive locking; initialise through

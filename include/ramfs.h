@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A tiny in-memory file system: one directory of named files, enough for
- * the VFS benchmark (kernel/vfs_bench.c). It mimics what a Unix VFS does
+ * the VFS benchmark (kernel/bench/vfs_bench.c). It mimics what a Unix VFS does
  * for open(O_CREAT|O_EXCL), close() and unlink(): a name lookup in the
  * directory, allocation of an inode and a directory entry, an open file
  * handle that keeps the inode alive after an unlink.

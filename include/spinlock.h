@@ -2,7 +2,7 @@
 /*
  * Spinlocks. Taking one disables preemption; on SMP it also spins on the
  * arch's ticket lock. With CONFIG_DEBUG_SPINLOCK every lock records its
- * owner (CPU and task) and the checks in kernel/spinlock_debug.c report
+ * owner (CPU and task) and the checks in kernel/locking/spinlock.c report
  * recursion, a bad unlock and a lockup.
  */
 #ifndef _SPINLOCK_H

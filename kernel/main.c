@@ -15,7 +15,7 @@
  *   kunit.timeout=S	default time limit of one test case
  *   bench=synchro|vfs|overhead|all	run benchmarks instead of the tests; they
  *			and their synchro.* and vfs.* options are in
- *			kernel/bench.c
+ *			kernel/bench/bench.c
  */
 #include <kernel.h>
 #include <string.h>

@@ -10,7 +10,7 @@ the mutex) and keeps its serial log as OUTDIR/ARCH-cpusN.log.  The boots
 run one after another, never side by side: they measure time.
 
 The kernel prints its results as "bench: KIND key=value ..." lines (see
-kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
+kernel/bench/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
 the columns arch, cpus, kind and the union of the keys.  Then:
   - a table of the VFS and synchro results is printed,
   - gnuplot draws OUTDIR/vfs-ARCH.png (loops per second and CPU use

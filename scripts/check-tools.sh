@@ -1,25 +1,50 @@
 #!/bin/sh
-# Checks that the tools a build of ARCH needs are installed. As root it
-# installs the missing Debian packages itself; otherwise it prints the exact
-# apt-get line and fails.
+# Checks that the tools for building and booting the given arches are
+# installed, before anything reads from them. As root it installs the
+# missing Debian packages itself; otherwise it prints one apt-get line for
+# everything missing and fails.
+#
+# Usage: scripts/check-tools.sh [--with gdb,media,bench] ARCH...
+#   gdb    gdb-multiarch (make gdb, make sizes)
+#   media  each arch's boot-media tools (GRUB ISO, SD card image)
+#   bench  gnuplot for the benchmark plots
+#
+# The per-arch tools come from arch/<arch>/arch.mk (ARCH_TOOLS,
+# ARCH_MEDIA_TOOLS): "command:package" pairs, where a command given as an
+# absolute path is a file that must exist.
 set -e
-arch=${1:-i386}
+cd "$(dirname "$0")/.."
 
-# command:package pairs (a path instead of a command: that file must exist)
-need="kconfig-conf:kconfig-frontends python3:python3"
-case "$arch" in
-i386|x86_64)
-	need="$need i686-linux-gnu-gcc:gcc-i686-linux-gnu"
-	need="$need x86_64-linux-gnu-gcc:gcc"
-	need="$need qemu-system-x86_64:qemu-system-x86"
-	need="$need qemu-system-i386:qemu-system-x86" ;;
-arm)
-	need="$need arm-none-eabi-gcc:gcc-arm-none-eabi"
-	need="$need qemu-system-arm:qemu-system-arm mcopy:mtools" ;;
-esac
-[ "${WITH_GDB:-0}" = 1 ] && need="$need gdb-multiarch:gdb-multiarch"
-[ "${WITH_ISO:-0}" = 1 ] && need="$need grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin xorriso:xorriso mformat:mtools"
-[ "${WITH_BENCH:-0}" = 1 ] && need="$need gnuplot:gnuplot-nox"
+with=""
+if [ "$1" = --with ]; then
+	with=$(echo "$2" | tr ',' ' ')
+	shift 2
+fi
+[ $# -gt 0 ] || { echo "usage: $0 [--with gdb,media,bench] ARCH..." >&2; exit 2; }
+
+# The value of one fact of an arch's description, continuation lines joined.
+arch_fact() {
+	sed -n -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' \
+		-e "s/^$2 *:= *//p" "arch/$1/arch.mk"
+}
+
+need="kconfig-conf:kconfig-frontends python3:python3 flock:util-linux"
+for arch in "$@"; do
+	[ -f "arch/$arch/arch.mk" ] || { echo "check-tools: no arch '$arch'" >&2; exit 2; }
+	need="$need $(arch_fact "$arch" ARCH_TOOLS)"
+	case " $with " in *" media "*)
+		need="$need $(arch_fact "$arch" ARCH_MEDIA_TOOLS)" ;;
+	esac
+done
+for extra in $with; do
+	case "$extra" in
+	gdb)	need="$need gdb-multiarch:gdb-multiarch" ;;
+	bench)	need="$need gnuplot:gnuplot-nox" ;;
+	media)	;;
+	*)	echo "check-tools: unknown --with '$extra' (gdb, media, bench)" >&2
+		exit 2 ;;
+	esac
+done
 
 missing=""
 for pair in $need; do
@@ -34,7 +59,7 @@ done
 missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "Installing missing packages:$missing"
+	echo "Installing missing packages: $missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
 	apt-get install -y -q $missing >/dev/null

@@ -2,7 +2,7 @@
 # make sizes: static figures of the mutex code, per build of one arch.
 #   - the instructions of mutex_lock and mutex_unlock up to their first
 #     return (the fastpath), from the disassembly
-#   - the .text size of kernel/mutex.o
+#   - the .text size of kernel/locking/mutex.o
 #   - sizeof(struct mutex), sizeof(struct semaphore), sizeof(struct completion)
 # Usage: scripts/sizes.sh ARCH CROSS_PREFIX BUILD_DIR...
 # Prints the disassembly, then one machine-readable line per build:
@@ -39,7 +39,7 @@ for dir in "$@"; do
 	lock=$(fastpath "$elf" mutex_lock)
 	echo "== $arch $build: mutex_unlock ==" >&2
 	unlock=$(fastpath "$elf" mutex_unlock)
-	text=$(${cross}size "$dir/kernel/mutex.o" | awk 'NR == 2 { print $1 }')
+	text=$(${cross}size "$dir/kernel/locking/mutex.o" | awk 'NR == 2 { print $1 }')
 	echo "sizes: arch=$arch build=$build lock_insns=$lock" \
 		"unlock_insns=$unlock mutex_text=$text" \
 		"sizeof_mutex=$(sizeof "$elf" mutex)" \

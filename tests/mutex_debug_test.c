@@ -14,8 +14,6 @@
 #include <timer.h>
 #include "helpers.h"
 
-#ifdef CONFIG_DEBUG_MUTEXES
-
 #define NONE		(-1)
 #define MAX_CYCLE	25
 
@@ -585,5 +583,3 @@ static struct kunit_suite mutex_debug_suite = {
 	.suite_exit = print_table,
 };
 kunit_test_suite(mutex_debug_suite);
-
-#endif /* CONFIG_DEBUG_MUTEXES */

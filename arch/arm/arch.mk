@@ -9,7 +9,7 @@
 ARCH_CROSS := arm-none-eabi-
 ARCH_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi \
 	arm-none-eabi-ld:binutils-arm-none-eabi \
-	qemu-system-arm:qemu-system-arm mcopy:mtools
+	qemu-system-arm:qemu-system-arm
 ARCH_QEMU := qemu-system-arm
 ARCH_QEMU_OPTS := -M raspi2b -semihosting-config enable=on,target=native
 # raspi2b always has four cores: the kernel gets maxcpus=N instead
@@ -21,6 +21,9 @@ ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 # the flat image the Pi firmware loads; make test boots it too
 ARCH_RAW_IMAGE := kernel7.img
+# boot media: an SD card image (make sdcard) and the tools that build it
+ARCH_MEDIA := sdcard
+ARCH_MEDIA_TOOLS := mcopy:mtools mformat:mtools
 ARCH_GDB := arm
 ARCH_TEST_CPUS_NATIVE := 1 4
 ARCH_TEST_CPUS := 1 4

@@ -22,6 +22,10 @@ ARCH_KVM := y
 # what QEMU boots, and what gdb reads the symbols from (in the build folder)
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
+# boot media: a GRUB CD image (make iso) and the tools that build it
+ARCH_MEDIA := iso
+ARCH_MEDIA_TOOLS := grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin \
+	xorriso:xorriso mformat:mtools
 ARCH_GDB := i386
 # CPU counts of make test: the native build, the other builds; make bench
 ARCH_TEST_CPUS_NATIVE := 1 2 4 8

@@ -19,6 +19,10 @@ ARCH_KVM := y
 # 64-bit symbols and debug information for gdb.
 ARCH_BOOT_IMAGE := kernel.elf32
 ARCH_SYMBOLS := kernel.elf
+# boot media: a GRUB CD image (make iso) and the tools that build it
+ARCH_MEDIA := iso
+ARCH_MEDIA_TOOLS := grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin \
+	xorriso:xorriso mformat:mtools
 ARCH_GDB := i386:x86-64
 ARCH_TEST_CPUS_NATIVE := 1 4
 ARCH_TEST_CPUS := 1 4

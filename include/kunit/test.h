@@ -69,11 +69,6 @@ void __noreturn kunit_abort(struct kunit *test);
 void kunit_skip_current(struct kunit *test, const char *fmt, ...)
 	__printf(2, 3);
 void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
-/*
- * For the fault handler (oops_end), after the report was printed: fails
- * the case the current task runs and ends the task.
- */
-void __noreturn kunit_case_faulted(void);
 
 #define kunit_skip(test, fmt, ...) do {					\
 	kunit_skip_current(test, fmt, ##__VA_ARGS__);			\

@@ -15,8 +15,6 @@
 #include <asm/spinlock.h>
 #include "mutex-debug-hooks.h"
 
-#ifdef CONFIG_DEBUG_MUTEXES
-
 /* What mutex_destroy() leaves in ->magic. */
 #define MUTEX_DESTROYED		((void *)0x6d757478UL)
 
@@ -427,5 +425,3 @@ void mutex_debug_show_all_locks(void)
 	debug_unlock_irqrestore(dflags);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
-
-#endif /* CONFIG_DEBUG_MUTEXES */

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The hooks kernel/mutex.c calls in the debug build; they are empty macros
- * otherwise. Every hook runs under the mutex's wait_lock unless said.
+ * The hooks kernel/locking/mutex.c calls: in the debug build they are
+ * kernel/locking/mutex-debug.c's, otherwise empty macros. Every hook runs
+ * under the mutex's wait_lock unless said.
  */
 #ifndef _KERNEL_MUTEX_DEBUG_HOOKS_H
 #define _KERNEL_MUTEX_DEBUG_HOOKS_H
 
 #include <mutex.h>
+
+#ifdef CONFIG_DEBUG_MUTEXES
 
 /* Keep frame pointers in the entry points: reports print backtraces. */
 #define __mutex_entry
@@ -38,5 +41,21 @@ void debug_mutex_set_owner(struct mutex *lock, struct thread_info *ti,
 /* False (after a report) if the caller may not unlock it. */
 bool debug_mutex_unlock_check(struct mutex *lock);
 void debug_mutex_clear_owner(struct mutex *lock);
+
+#else
+/* Without debugging the hooks are empty and the fastpath is all there is. */
+#define debug_mutex_enter(lock, may_sleep)		true
+#define debug_mutex_caller()				0UL
+#define debug_mutex_init_check(lock, ip)		true
+#define debug_mutex_init(lock, name)			do { } while (0)
+#define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
+#define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
+#define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)
+#define debug_mutex_unlock_check(lock)			true
+#define debug_mutex_clear_owner(lock)			do { } while (0)
+/* The entry points are leaves that tail-call the slowpath. */
+#define __mutex_entry	__attribute__((optimize("omit-frame-pointer", \
+					       "optimize-sibling-calls")))
+#endif /* CONFIG_DEBUG_MUTEXES */
 
 #endif

@@ -25,23 +25,7 @@
 #include <asm/mutex.h>
 #endif
 
-#ifdef CONFIG_DEBUG_MUTEXES
 #include "mutex-debug-hooks.h"
-#else
-/* Without debugging the hooks are empty and the fastpath is all there is. */
-#define debug_mutex_enter(lock, may_sleep)		true
-#define debug_mutex_caller()				0UL
-#define debug_mutex_init_check(lock, ip)		true
-#define debug_mutex_init(lock, name)			do { } while (0)
-#define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
-#define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
-#define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)
-#define debug_mutex_unlock_check(lock)			true
-#define debug_mutex_clear_owner(lock)			do { } while (0)
-/* The entry points are leaves that tail-call the slowpath. */
-#define __mutex_entry	__attribute__((optimize("omit-frame-pointer", \
-					       "optimize-sibling-calls")))
-#endif
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
