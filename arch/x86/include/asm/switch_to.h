@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86_64 context switch. A task that is not running keeps its callee-saved
- * registers (RBP, RBX, R12-R15) on its own stack and its stack pointer in
- * thread.sp.
+ * The x86 context switch (arch/i386/switch.S, arch/x86_64/switch.S). A
+ * task that is not running keeps its callee-saved registers on its own
+ * stack and its stack pointer in thread.sp.
  */
-#ifndef _ASM_X86_64_SWITCH_TO_H
-#define _ASM_X86_64_SWITCH_TO_H
+#ifndef _ASM_X86_SWITCH_TO_H
+#define _ASM_X86_SWITCH_TO_H
 
 struct task_struct;
 
