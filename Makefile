@@ -32,7 +32,7 @@ space := $(empty) $(empty)
 comma := ,
 conf_suffix := $(if $(strip $(CONF)),-$(subst $(space),-,$(subst CONFIG_,,$(strip $(CONF)))))
 CFG := $(ARCH)-$(MUTEX)$(conf_suffix)
-O := build/$(CFG)
+O ?= build/$(CFG)
 
 ifeq ($(V),1)
 Q :=

@@ -31,7 +31,7 @@
 
 /*
  * The mutex entry points take their argument in a register on i386, as the
- * seeds' FASTCALL did, so the fastpath needs no stack access at all.
+ * 2006 patches' FASTCALL did, so the fastpath needs no stack access at all.
  */
 #ifdef __i386__
 #define fastcall		__attribute__((regparm(3)))

@@ -7,7 +7,7 @@
  * handle that keeps the inode alive after an unlink.
  *
  * The directory is protected by one sleeping lock, like the i_sem that the
- * seeds' VFS conversion turned into i_mutex. Which of the two it is gets
+ * 2006 patches' VFS conversion turned into i_mutex. Which of the two it is gets
  * chosen when the directory is set up, so that one boot can measure both.
  */
 #ifndef _RAMFS_H

@@ -181,13 +181,13 @@ static void ABBCCDDA(struct kunit *test)
 	run_cycle(test, 4, NULL, MUTEX_BUG_CIRCULAR);
 }
 
-/* Longer than the seeds' limit of 20: still found as a cycle. */
+/* Longer than the 2006 code's limit of 20: still found as a cycle. */
 static void cycle_of_25(struct kunit *test)
 {
 	run_cycle(test, 25, NULL, MUTEX_BUG_CIRCULAR);
 }
 
-/* With the seeds' limit of 20, the same cycle is a too-long chain. */
+/* With the 2006 code's limit of 20, the same cycle is a too-long chain. */
 static void chain_over_limit(struct kunit *test)
 {
 	unsigned int saved = mutex_debug_max_chain;

@@ -3,7 +3,7 @@
  * The VFS test of the mutex series, inside the kernel: N tasks each create
  * a file of their own in one shared ramfs directory, close it and unlink
  * it, over and over, for some seconds. Creating and unlinking take the
- * directory's lock, so the tasks contend for it the way the seeds'
+ * directory's lock, so the tasks contend for it the way the 2006 patches'
  * "test-mutex V 16 10" contended for a directory's i_sem in /tmp.
  *
  * One run measures one lock type. For the run's window it reports the

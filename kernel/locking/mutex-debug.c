@@ -37,7 +37,7 @@ unsigned long mutex_debug_reports[MUTEX_BUG_NR];
 
 /*
  * Longest owner -> blocked-on chain followed before giving up with a
- * report. The seeds stopped at 20; a test may lower it to see the report.
+ * report. The 2006 code stopped at 20; a test may lower it to see the report.
  */
 unsigned int mutex_debug_max_chain = 1024;
 
