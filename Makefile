@@ -98,7 +98,7 @@ menuconfig: $(O)/.config
 # Goals that build this configuration read its options (make then builds
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
-	check-runner check-iso check-build
+	check-runner check-iso check-build sizes iso sdcard sdcard-check
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
@@ -246,13 +246,16 @@ sizes:
 # ---------------------------------------------------------------- boot media
 # x86 boots from a GRUB CD image (make iso), the Raspberry Pi from an SD
 # card image (make sdcard); arch.mk says which (ARCH_MEDIA).
-wrong_media = { echo "make $(1): ARCH=$(ARCH) boots from $(if $(filter iso,$(ARCH_MEDIA)),a GRUB ISO: make iso,an SD card: make sdcard) ARCH=$(ARCH)"; exit 2; }
+media_name_iso := a GRUB ISO (make iso)
+media_name_sdcard := an SD card image (make sdcard)
+media_arches = $(patsubst arch/%/arch.mk,%,$(shell grep -l '^ARCH_MEDIA := $(1)$$' arch/*/arch.mk))
+wrong_media = { echo "make $(1): $(media_name_$(2)) is for ARCH=$(subst $(space),/,$(call media_arches,$(2))); ARCH=$(ARCH) boots from $(media_name_$(ARCH_MEDIA))"; exit 2; }
 
 # make iso [APPEND="..."] [ISO=path]: GRUB, then the kernel with APPEND.
 ISO ?= $(O)/mutexos.iso
 .PHONY: iso
 iso:
-	$(Q)[ "$(ARCH_MEDIA)" = iso ] || $(call wrong_media,iso)
+	$(Q)[ "$(ARCH_MEDIA)" = iso ] || $(call wrong_media,iso,iso)
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
 	$(Q)t=$$(mktemp -d $(O)/.iso.XXXXXX) && trap 'rm -rf $$t' EXIT && \
@@ -270,7 +273,7 @@ iso:
 FIRMWARE ?=
 .PHONY: sdcard sdcard-check
 sdcard:
-	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard)
+	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard,sdcard)
 	$(Q)test -n "$(FIRMWARE)" || \
 		{ echo "make sdcard: FIRMWARE=<dir> is the firmware's boot/ folder (see docs/arm.md)"; exit 2; }
 	$(Q)$(MAKE) --no-print-directory all
@@ -279,7 +282,7 @@ sdcard:
 	@echo "  SDCARD  $(O)/sdcard.img"
 
 sdcard-check:
-	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard-check)
+	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard-check,sdcard)
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
 	$(Q)scripts/mksdcard.sh --check $(O)/sdcard-check $(O)/$(ARCH_RAW_IMAGE) boot/rpi/config.txt
