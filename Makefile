@@ -74,15 +74,22 @@ KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
 	KCONFIG_AUTOCONFIG=$(CURDIR)/$(O)/include/config/auto.conf \
 	KCONFIG_TRISTATE=$(CURDIR)/$(O)/include/config/tristate.conf
 
+# The .config is written in a folder of its own first and checked there:
+# a CONF override that kconfig would drop or change is an error before
+# the build folder exists (scripts/check-conf.sh).
 $(O)/.config: arch/$(ARCH)/defconfig Kconfig arch/$(ARCH)/Kconfig | tools
-	$(Q)mkdir -p $(O)/include/config $(O)/include/generated
-	$(Q)cp $< $@
-	$(Q)for o in $(mutex_frag_$(MUTEX)) $(CONF); do \
-		sed -i "/^$${o%%=*}=/d; /^# $${o%%=*} is not set/d" $@; \
-		echo "$$o" >> $@; \
-	done
-	$(Q)cd $(O) && $(KCONFIG_ENV) kconfig-conf -s --olddefconfig $(CURDIR)/Kconfig
-	@echo "  CONFIG  $(O)/.config"
+	$(Q)t=$$(mktemp -d) && trap 'rm -rf $$t' EXIT && \
+	cp $< $$t/.config && \
+	for o in $(mutex_frag_$(MUTEX)) $(CONF); do \
+		sed -i "/^$${o%%=*}=/d; /^# $${o%%=*} is not set/d" $$t/.config; \
+		echo "$$o" >> $$t/.config; \
+	done && \
+	(cd $$t && $(KCONFIG_ENV) KCONFIG_CONFIG=$$t/.config \
+		kconfig-conf -s --olddefconfig $(CURDIR)/Kconfig) > $$t/log 2>&1 && \
+	scripts/check-conf.sh $$t/.config $$t/log $(CONF) && \
+	mkdir -p $(O)/include/config $(O)/include/generated && \
+	cp $$t/.config $@
+	@echo "  CONFIG  $@"
 
 # auto.conf gives make the CONFIG_ symbols for the object lists, and
 # autoconf.h gives them to C; kconfig-conf writes both at once.
@@ -118,10 +125,13 @@ $(foreach d,kernel lib tests $(ARCH_DIRS),$(eval $(call kbuild_dir,$(d))))
 
 # The kernel relinks when the set of objects changes, say a test file was
 # deleted: the list is kept in a file that changes only when the set does.
+# (Only once the configuration exists: before that the lists are not
+# complete, and a bad CONF must not leave a build folder behind.)
 OBJLIST := $(O)/.objects
+ifneq ($(wildcard $(O)/include/config/auto.conf),)
 ifneq ($(strip $(OBJS)),$(strip $(file < $(OBJLIST))))
-$(shell mkdir -p $(O))
 $(file > $(OBJLIST),$(strip $(OBJS)))
+endif
 endif
 
 # ---------------------------------------------------------------- build

@@ -15,7 +15,8 @@
 #   - as a user: make fails before building anything and prints one
 #     apt-get line naming every missing package;
 #   - make test as a user: one apt-get line for the tools of every arch,
-#     before anything is built.
+#     before anything is built;
+#   - a CONF override that kconfig would drop or change is an error.
 #
 # The stand-ins: "id" says root (or not), "apt-get install" links the
 # hidden tools into the PATH. Nothing is installed for real.
@@ -162,6 +163,24 @@ check_user_test() {
 	fi
 }
 
+# A CONF override that kconfig would drop or change must stop make before
+# anything is built, with a message naming it, and leave no build folder.
+check_bad_conf() {
+	for conf in CONFIG_NOPE=1 CONFIG_HZ=5000 CONFIG_HZ=abc HZ=250; do
+		dir=build/check-build/conf
+		make --no-print-directory ARCH=i386 O="$dir" CONF="$conf" all \
+			> "$work/conf.log" 2>&1
+		code=$?
+		if [ $code -eq 0 ] || [ -e "$dir" ]; then
+			fail "CONF=$conf was built (log: $work/conf.log)"
+		elif ! grep -q "^CONF: .*${conf%%=*}" "$work/conf.log"; then
+			fail "CONF=$conf: no message naming it (log: $work/conf.log)"
+		fi
+	done
+	echo "check-build: unknown symbols, bad values and bad syntax in CONF are refused"
+}
+
+check_bad_conf
 for arch in $(ls arch/*/arch.mk | sed 's|arch/\(.*\)/arch.mk|\1|'); do
 	check_root_build "$arch" configured
 done
