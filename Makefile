@@ -20,16 +20,40 @@ ACCEL ?= tcg
 APPEND ?=
 V ?= 0
 
-ifeq ($(filter $(ARCH),$(ALL_ARCHES)),)
-$(error ARCH=$(ARCH) is not one of: $(ALL_ARCHES))
-endif
-ifeq ($(filter $(MUTEX),$(ALL_MUTEXES)),)
-$(error MUTEX=$(MUTEX) is not one of: $(ALL_MUTEXES))
-endif
-
 empty :=
 space := $(empty) $(empty)
 comma := ,
+
+# A variable given on the command line or in the environment selects; one
+# left out means all of its values (make test, torture, bench). Those
+# take lists (ARCH="i386 arm"); everything else builds one configuration.
+given = $(filter command line environment,$(origin $(1)))
+as_list = $(subst $(space),$(comma),$(strip $(1)))
+SEL_ARCHES := $(if $(call given,ARCH),$(ARCH),$(ALL_ARCHES))
+SEL_ARCH := $(if $(call given,ARCH),--arch $(call as_list,$(ARCH)))
+SEL_MUTEX := $(if $(call given,MUTEX),--mutex $(call as_list,$(MUTEX)))
+SEL_CPUS := $(if $(call given,CPUS),--cpus $(call as_list,$(CPUS)))
+SELECT := $(SEL_ARCH) $(SEL_MUTEX) $(SEL_CPUS)
+MATRIX_GOALS := test torture bench
+
+ifneq ($(filter-out $(ALL_ARCHES),$(ARCH))$(filter-out 1,$(words $(ARCH))),)
+ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
+$(error ARCH=$(ARCH): not one of: $(ALL_ARCHES))
+endif
+ifneq ($(filter-out $(MATRIX_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error ARCH takes one value here; lists are for $(MATRIX_GOALS))
+endif
+override ARCH := $(firstword $(ARCH))
+endif
+ifneq ($(filter-out $(ALL_MUTEXES),$(MUTEX)),)
+$(error MUTEX=$(MUTEX): not one of: $(ALL_MUTEXES))
+endif
+ifneq ($(filter-out 1,$(words $(MUTEX))),)
+ifneq ($(filter-out $(MATRIX_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error MUTEX takes one value here; lists are for $(MATRIX_GOALS))
+endif
+override MUTEX := $(firstword $(MUTEX))
+endif
 conf_suffix := $(if $(strip $(CONF)),-$(subst $(space),-,$(subst CONFIG_,,$(strip $(CONF)))))
 CFG := $(ARCH)-$(MUTEX)$(conf_suffix)
 O ?= build/$(CFG)
@@ -41,10 +65,6 @@ Q := @
 endif
 
 include arch/$(ARCH)/arch.mk
-
-# A variable given on the command line or in the environment selects; one
-# left out means all of its values (make test, torture, bench).
-given = $(filter command line environment,$(origin $(1)))
 
 # The host tooling: a Python package run from the source tree.
 MX := PYTHONPATH=$(CURDIR)/scripts python3 -m mutexos
@@ -197,16 +217,12 @@ GDB_BATCH ?=
 gdb: all
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
 	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) \
-		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(GDB_BATCH),--batch)
+		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB_BATCH)),--batch)
 
 # ---------------------------------------------------------------- matrices
 # make test, torture and bench check the tools of every arch they are
 # about to build, once, before building anything; then the Python side
 # builds each configuration with make and boots it.
-SEL_ARCHES := $(if $(call given,ARCH),$(ARCH),$(ALL_ARCHES))
-SELECT := $(if $(call given,ARCH),--arch $(ARCH)) \
-	$(if $(call given,MUTEX),--mutex $(MUTEX)) \
-	$(if $(call given,CPUS),--cpus $(CPUS))
 TEST_JOBS ?= 2
 TEST_TIMEOUT ?= 1200
 TORTURE_FACTOR ?= 20
@@ -226,16 +242,16 @@ torture:
 
 bench:
 	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
-	$(Q)$(MX) bench $(SELECT) --accel $(ACCEL) --tasks $(BENCH_TASKS) \
-		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
+	$(Q)$(MX) bench $(SEL_ARCH) $(SEL_CPUS) --mutex $(MUTEX) \
+		--accel $(ACCEL) --tasks $(BENCH_TASKS) $(if $(BENCH_SECS),--secs $(BENCH_SECS))
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
-	$(Q)$(MX) check-runner
+	$(Q)$(MX) check-runner -j $(TEST_JOBS) --accel $(ACCEL)
 
 check-iso:
 	$(Q)$(CHECK_TOOLS) --with media i386
-	$(Q)$(MX) check-iso
+	$(Q)$(MX) check-iso --accel $(ACCEL)
 
 # The build itself is checked on a fresh machine's terms (make test runs
 # it): see scripts/check-build.sh.

@@ -3,8 +3,8 @@
  * The in-kernel benchmarks: synchro-test (threads hammering one mutex and
  * one counting semaphore) and the VFS test (tasks creating and unlinking
  * files in one ramfs directory under a mutex or a semaphore). Both print
- * "bench: ..." lines that scripts/bench.py reads; docs/benchmarks.md has
- * the figures. tests/bench_test.c runs short versions of both.
+ * "bench: ..." lines that scripts/mutexos/bench.py reads;
+ * docs/benchmarks.md has the figures. tests/bench_test.c runs short versions of both.
  */
 #ifndef _BENCH_H
 #define _BENCH_H

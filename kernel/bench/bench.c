@@ -15,7 +15,7 @@
  *   vfs.mutex_first=0|1		run the mutex before the semaphore (0)
  *   overhead.secs=S			each loop of the overhead test (2)
  *
- * scripts/bench.py boots these and reads the lines back.
+ * scripts/mutexos/bench.py boots these and reads the lines back.
  */
 #include <kernel.h>
 #include <string.h>

@@ -1,16 +1,13 @@
-#!/usr/bin/env python3
-"""Run MutexOS's in-kernel benchmarks in QEMU, collect CSV, draw plots.
+"""make bench: the in-kernel benchmarks in QEMU, as CSV, plots and a table.
 
-Usage: scripts/bench.py [options] ARCH:KERNEL:CPUS[,CPUS...] ...
-
-Each ARCH:KERNEL:CPUS names a kernel image and the CPU counts to boot it
-with, e.g. i386:build/i386-native/kernel.elf:1,2,4,8.  Every boot runs
-"bench=all" (synchro-test, then the VFS test with the semaphore and with
-the mutex) and keeps its serial log as OUTDIR/ARCH-cpusN.log.  The boots
-run one after another, never side by side: they measure time.
+The MUTEX build (default native) of each arch boots once per CPU count
+(the arch's ARCH_BENCH_CPUS unless counts are given) with "bench=all":
+synchro-test, then the VFS test with the semaphore and with the mutex.
+Each boot keeps its serial log as OUTDIR/ARCH-cpusN.log.  The boots run
+one after another, never side by side: they measure time.
 
 The kernel prints its results as "bench: KIND key=value ..." lines (see
-kernel/bench/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
+kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
 the columns arch, cpus, kind and the union of the keys.  Then:
   - a table of the VFS and synchro results is printed,
   - gnuplot draws OUTDIR/vfs-ARCH.png (loops per second and CPU use
@@ -18,71 +15,26 @@ the columns arch, cpus, kind and the union of the keys.  Then:
     OUTDIR/synchro-ARCH.png (acquisitions per second against the CPU
     count, and each thread's share at the largest count).
 
---from-logs skips the boots and reads the logs already in OUTDIR.
-Exit status: 0, or 1 if a boot failed or a run broke an invariant.
+With from_logs the builds and boots are skipped and the logs already in
+OUTDIR are read.  The exit code is 0, or 1 if a boot failed or a run broke
+an invariant.
 """
 
-import argparse
 import csv
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def load_runner():
-    """scripts/run-tests.py, for its QEMU command lines and exit statuses."""
-    spec = importlib.util.spec_from_file_location(
-        "run_tests", os.path.join(HERE, "run-tests.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = load_runner()
+from . import build, qemu
+from .build import BuildConfig
+from .runner import at
 
 LINE = re.compile(r"bench: ([a-z-]+)(?: mutex/sem)?((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
-
-
-def parse_target(text):
-    try:
-        arch, kernel, cpus = text.split(":")
-        counts = [int(c) for c in cpus.split(",") if c]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not ARCH:KERNEL:CPUS[,CPUS..]")
-    if arch not in runner.ARCHES or not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError(f"bad arch or CPU counts in '{text}'")
-    return arch, kernel, counts
-
-
-def boot(arch, kernel, cpus, opts, log_path):
-    """Boot one kernel with bench=all; the serial output goes to log_path.
-
-    Returns the kernel's exit status, or None if it set none.
-    """
-    append = (f"bench=all synchro.secs={opts.synchro_secs} "
-              f"vfs.secs={opts.vfs_secs} vfs.tasks={opts.vfs_tasks}")
-    cfg = runner.Config(f"{arch}-cpus{cpus}", arch, kernel, cpus, append)
-    cfg.accel, note = runner.choose_accel(opts.accel, arch)
-    if note:
-        print(note, file=sys.stderr)
-    # The guest's own timing plus boot and thread start-up, generously.
-    timeout = 3 * (opts.synchro_secs + 2 * opts.vfs_secs) + 120
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(runner.qemu_command(cfg), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT)
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            print(f"{cfg.name}: no end after {timeout}s, killed", file=sys.stderr)
-            return None
-    return runner.decode_status(arch, code)
+VFS_SECS = 10           # the seeds' "test-mutex V 16 10"
+SYNCHRO_SECS = 5
+VFS_TASKS = 16
 
 
 def parse_log(path, arch, cpus):
@@ -256,46 +208,111 @@ def plot(rows, outdir):
     return True
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("targets", nargs="+", type=parse_target, metavar="ARCH:KERNEL:CPUS")
-    ap.add_argument("--outdir", default="build/bench")
-    ap.add_argument("--vfs-secs", type=int, default=10)
-    ap.add_argument("--vfs-tasks", type=int, default=16)
-    ap.add_argument("--synchro-secs", type=int, default=5)
-    ap.add_argument("--accel", choices=("tcg", "kvm"), default="tcg")
-    ap.add_argument("--from-logs", action="store_true",
-                    help="parse the logs already in OUTDIR, boot nothing")
-    opts = ap.parse_args(argv)
 
-    os.makedirs(opts.outdir, exist_ok=True)
+def boot(arch, image, cpus, settings, accel, log_path):
+    """Boot image with bench=all; the serial output goes to log_path.
+
+    settings is (vfs_secs, synchro_secs, vfs_tasks).  Returns the kernel's
+    exit status, or None if it set none.
+    """
+    vfs_secs, synchro_secs, vfs_tasks = settings
+    append = (f"bench=all synchro.secs={synchro_secs} "
+              f"vfs.secs={vfs_secs} vfs.tasks={vfs_tasks}")
+    argv = qemu.command(arch, qemu.Boot(image, cpus, append), accel)
+    # The guest's own timing plus boot and thread start-up, generously.
+    timeout = 3 * (synchro_secs + 2 * vfs_secs) + 120
+    try:
+        with open(log_path, "wb") as log:
+            code = qemu.run_to_file(argv, log, timeout)
+    except OSError as e:
+        print(f"cannot start {argv[0]}: {e.strerror}{qemu.install_hint(arch, argv[0])}",
+              file=sys.stderr)
+        return None
+    if code is None:
+        print(f"{arch.name}-cpus{cpus}: no end after {timeout}s, killed", file=sys.stderr)
+        return None
+    return qemu.decode_status(arch, code)
+
+
+def build_targets(root, arches, names, mutex, given):
+    """Build each arch's mutex build; the (arch, image) pairs that built.
+
+    An arch that does not build is skipped with a note, unless it was
+    asked for by name: then there is nothing to measure and we fail.
+    """
+    targets = []
+    for name in names:
+        cfg = BuildConfig(name, mutex)
+        why = build.build(root, cfg)
+        if why and given:
+            print(f"bench: {why}", file=sys.stderr)
+            return None
+        if why:
+            print(f"bench: {name} does not build, skipped")
+            continue
+        folder = at(root, build.builddir(root, cfg))
+        targets.append((arches[name], os.path.join(folder, arches[name].boot_image)))
+    return targets
+
+
+def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
+        tasks=VFS_TASKS, accel="tcg", outdir="build/bench", from_logs=False):
+    """The whole of make bench; its exit code."""
+    given = names is not None
+    names = names or tuple(arches)
+    settings = (secs or VFS_SECS, secs or SYNCHRO_SECS, tasks)
+    if from_logs:
+        targets = [(arches[name], None) for name in names
+                   if given or logged_counts(outdir, name)]
+    else:
+        targets = build_targets(root, arches, names, mutex, given)
+        if not targets:
+            print("bench: nothing to run")
+            return 1
+    os.makedirs(outdir, exist_ok=True)
     rows, bad = [], []
-    for arch, kernel, counts in opts.targets:
-        for cpus in counts:
-            log = os.path.join(opts.outdir, f"{arch}-cpus{cpus}.log")
-            if not opts.from_logs:
-                print(f"bench: {arch}, {cpus} CPU(s) ... (log: {log})", flush=True)
-                status = boot(arch, kernel, cpus, opts, log)
+    for arch, image in targets:
+        use, note = qemu.choose_accel(accel, arch)
+        if note and not from_logs:
+            print(note, file=sys.stderr)
+        counts = cpus or (logged_counts(outdir, arch.name) if from_logs
+                          else arch.bench_cpus)
+        for count in counts:
+            log = os.path.join(outdir, f"{arch.name}-cpus{count}.log")
+            if not from_logs:
+                print(f"bench: {arch.name}, {count} CPU(s) ... (log: {log})", flush=True)
+                status = boot(arch, image, count, settings, use, log)
                 if status != 0:
-                    bad.append(f"{arch}-cpus{cpus}: exit status {status}")
-            if not os.path.exists(log):
-                bad.append(f"{arch}-cpus{cpus}: no log {log}")
-                continue
-            got, ok = parse_log(log, arch, cpus)
-            if not ok:
-                bad.append(f"{arch}-cpus{cpus}: incomplete, or an invariant broke (see {log})")
-            rows += got
+                    bad.append(f"{arch.name}-cpus{count}: exit status {status}")
+            rows += _collect(log, arch.name, count, bad)
+    return _report(rows, outdir, bad)
 
-    csv_path = os.path.join(opts.outdir, "bench.csv")
+
+def logged_counts(outdir, arch_name):
+    """The CPU counts of arch_name's logs in outdir (ARCH-cpusN.log), in order."""
+    found = re.compile(re.escape(arch_name) + r"-cpus(\d+)\.log")
+    names = os.listdir(outdir) if os.path.isdir(outdir) else []
+    return sorted(int(m.group(1)) for m in map(found.fullmatch, names) if m)
+
+
+def _collect(log, arch_name, cpus, bad):
+    """The rows of one log; a line in bad when it is missing or incomplete."""
+    if not os.path.exists(log):
+        bad.append(f"{arch_name}-cpus{cpus}: no log {log}")
+        return []
+    got, ok = parse_log(log, arch_name, cpus)
+    if not ok:
+        bad.append(f"{arch_name}-cpus{cpus}: incomplete, or an invariant broke (see {log})")
+    return got
+
+
+def _report(rows, outdir, bad):
+    csv_path = os.path.join(outdir, "bench.csv")
     write_csv(rows, csv_path)
     print()
     print_table(rows)
     print(f"csv: {csv_path}")
-    plot(rows, opts.outdir)
+    plot(rows, outdir)
     for line in dict.fromkeys(bad):
         print(f"FAILED: {line}")
     return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

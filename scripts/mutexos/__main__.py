@@ -1,0 +1,288 @@
+"""The host tools of MutexOS: PYTHONPATH=scripts python3 -m mutexos COMMAND.
+
+  run           boot one kernel, serial console here; exit with its status
+  gdb           QEMU halted with its gdb stub, gdb-multiarch attached
+  test          the test matrix, or the part of it selected
+  torture       the lock suites, many times the work of test
+  bench         the benchmarks: CSV, plots, a table
+  check-runner  the runner checks itself
+  check-iso     the kernel boots from a GRUB ISO and passes
+
+--arch, --mutex and --cpus take one value or a comma list and may be
+repeated; one left out means all of its values.  Bad input exits with 2
+before anything is built.  Commands are run from the top of the source
+tree, whatever the current folder.
+"""
+
+import argparse
+import os
+import signal
+import sys
+
+from . import arches as arches_mod
+from . import bench, checks, gdb, matrix, qemu
+from .build import MUTEXES
+from .verdict import exit_code, total_line
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Where we were started: paths on the command line are relative to it.
+START = os.getcwd()
+
+
+def _words(values):
+    """The values of a repeatable, comma-separated option, in order, once each."""
+    if values is None:
+        return None
+    words = [w for value in values for w in value.split(",") if w]
+    return tuple(dict.fromkeys(words))
+
+
+def _add_selection(ap, cpus_help):
+    ap.add_argument("--arch", action="append", metavar="ARCH",
+                    help="arch(es) to use (default: every arch)")
+    ap.add_argument("--mutex", action="append", metavar="BUILD",
+                    help=f"mutex build(s): {', '.join(MUTEXES)} (default: all)")
+    ap.add_argument("--cpus", action="append", metavar="N", help=cpus_help)
+
+
+def _add_accel(ap):
+    ap.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
+                    help="kvm where the arch allows it and /dev/kvm works (default tcg)")
+
+
+def _add_jobs(ap):
+    ap.add_argument("-j", dest="jobs", type=int, default=2, metavar="N",
+                    help="QEMUs at once (default 2)")
+
+
+def parser():
+    """The command line."""
+    ap = argparse.ArgumentParser(prog="python3 -m mutexos",
+                                 description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[2:]))
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_run(sub)
+    _add_gdb(sub)
+    _add_test(sub)
+    _add_bench(sub)
+    p = sub.add_parser("check-runner", help="the runner checks itself")
+    _add_jobs(p)
+    _add_accel(p)
+    p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
+    p.add_argument("--timeout", type=int, default=checks.ISO_TIMEOUT, metavar="SECONDS")
+    _add_accel(p)
+    return ap
+
+
+def _add_run(sub):
+    p = sub.add_parser("run", help="boot one kernel, serial console on this terminal")
+    p.add_argument("--arch", required=True)
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--builddir", help="boot the arch's boot image of this build folder")
+    where.add_argument("--image", help="boot this kernel image")
+    p.add_argument("--cpus", default="2", help="CPU count (default 2)")
+    p.add_argument("--append", default="", help="kernel command line")
+    _add_accel(p)
+
+
+def _add_gdb(sub):
+    p = sub.add_parser("gdb", help="QEMU halted, gdb-multiarch attached")
+    p.add_argument("--arch", required=True)
+    p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
+    p.add_argument("--cpus", default="1", help="CPU count (default 1)")
+    p.add_argument("--port", type=int, help="gdb stub port (default: a free one)")
+    p.add_argument("--batch", action="store_true",
+                   help="stop at start_kernel, print pc and a backtrace, end")
+
+
+def _add_test(sub):
+    p = sub.add_parser("test", help="the test matrix, or the part selected")
+    _add_selection(p, "CPU count(s) (default: the arch's ARCH_TEST_CPUS*)")
+    _add_jobs(p)
+    p.add_argument("--timeout", type=int, default=1200, metavar="SECONDS",
+                   help="time allowed per boot (default 1200)")
+    _add_accel(p)
+    p = sub.add_parser("torture", help="long stress run of the lock suites")
+    _add_selection(p, "CPU count(s) (default 4)")
+    p.add_argument("--factor", type=int, default=20,
+                   help="times the work of make test (default 20)")
+    _add_jobs(p)
+    _add_accel(p)
+
+
+def _add_bench(sub):
+    p = sub.add_parser("bench", help="benchmarks: CSV, plots and a table")
+    p.add_argument("--arch", action="append", metavar="ARCH",
+                   help="arch(es) (default: every arch that builds)")
+    p.add_argument("--cpus", action="append", metavar="N",
+                   help="CPU count(s) (default: the arch's ARCH_BENCH_CPUS)")
+    p.add_argument("--mutex", default="native", help="the mutex build (default native)")
+    p.add_argument("--secs", type=int, help="run time of both benchmarks "
+                   f"(default: VFS {bench.VFS_SECS}, synchro {bench.SYNCHRO_SECS})")
+    p.add_argument("--tasks", type=int, default=bench.VFS_TASKS,
+                   help=f"tasks of the VFS test (default {bench.VFS_TASKS})")
+    _add_accel(p)
+    p.add_argument("--outdir", default="build/bench", help="logs, CSV, plots")
+    p.add_argument("--from-logs", action="store_true",
+                   help="boot nothing: read the logs already in OUTDIR")
+
+
+# ---------------------------------------------------------------- checking input
+
+def _check_arches(ap, arches, names):
+    unknown = [n for n in names or () if n not in arches]
+    if unknown:
+        ap.error(f"unknown arch '{unknown[0]}' (known: {', '.join(arches)})")
+
+
+def _check_mutexes(ap, names):
+    unknown = [n for n in names or () if n not in MUTEXES]
+    if unknown:
+        ap.error(f"unknown mutex build '{unknown[0]}' (known: {', '.join(MUTEXES)})")
+
+
+def _check_cpus(ap, arches, names, words):
+    """The CPU counts as ints, each within every selected arch's limit."""
+    if words is None:
+        return None
+    counts = []
+    for word in words:
+        if not word.isdigit() or int(word) < 1:
+            ap.error(f"CPU count '{word}' is not a number of at least 1")
+        counts.append(int(word))
+    for name in names or tuple(arches):
+        limit = arches[name].max_cpus
+        if max(counts) > limit:
+            ap.error(f"{name} has at most {limit} CPUs (ARCH_MAX_CPUS of "
+                     f"{arches[name].path}), not {max(counts)}")
+    return tuple(counts)
+
+
+def _check_positive(ap, **values):
+    for name, value in values.items():
+        if value is not None and value < 1:
+            ap.error(f"{name} must be at least 1, not {value}")
+
+
+def _selection(ap, arches, opts):
+    names, mutexes = _words(opts.arch), _words(opts.mutex)
+    _check_arches(ap, arches, names)
+    _check_mutexes(ap, mutexes)
+    cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
+    return matrix.Selection(names, mutexes, cpus)
+
+
+def _path(value):
+    """A path given relative to where we were started, made relative to ROOT."""
+    return os.path.relpath(os.path.join(START, value), ROOT)
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_run(ap, arches, opts):
+    """One boot, interactive."""
+    _check_arches(ap, arches, [opts.arch])
+    arch = arches[opts.arch]
+    cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
+    image = _path(opts.image) if opts.image \
+        else os.path.join(_path(opts.builddir), arch.boot_image)
+    accel, note = qemu.choose_accel(opts.accel, arch)
+    if note:
+        print(note, file=sys.stderr)
+    argv = qemu.command(arch, qemu.Boot(image, cpus, opts.append), accel)
+    return qemu.run_interactive(argv, arch)
+
+
+def cmd_gdb(ap, arches, opts):
+    """QEMU and gdb."""
+    _check_arches(ap, arches, [opts.arch])
+    cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
+    if opts.port is not None and not 0 < opts.port < 65536:
+        ap.error(f"port {opts.port} is not a TCP port")
+    return gdb.run(arches[opts.arch], _path(opts.builddir), cpus, opts.port, opts.batch)
+
+
+def cmd_test(ap, arches, opts):
+    """The test matrix."""
+    sel = _selection(ap, arches, opts)
+    _check_positive(ap, j=opts.jobs, timeout=opts.timeout)
+    plan = matrix.test_plan(arches, sel, opts.timeout)
+    return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
+
+
+def cmd_torture(ap, arches, opts):
+    """The torture run."""
+    sel = _selection(ap, arches, opts)
+    _check_positive(ap, j=opts.jobs, factor=opts.factor)
+    if sel.cpus is None:
+        _check_cpus(ap, arches, sel.arches, ["4"])
+    plan = matrix.torture_plan(arches, sel, opts.factor)
+    return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
+
+
+def cmd_bench(ap, arches, opts):
+    """The benchmarks."""
+    names = _words(opts.arch)
+    _check_arches(ap, arches, names)
+    _check_mutexes(ap, [opts.mutex])
+    cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
+    _check_positive(ap, secs=opts.secs, tasks=opts.tasks)
+    return bench.run(".", arches, names, cpus, opts.mutex, opts.secs, opts.tasks,
+                     opts.accel, _path(opts.outdir), opts.from_logs)
+
+
+def cmd_check_runner(ap, arches, opts):
+    """The runner's own check."""
+    _check_positive(ap, j=opts.jobs)
+    accel, _ = qemu.choose_accel(opts.accel, arches[checks.SELFTEST_BUILD.arch])
+    result = checks.check_runner(".", arches, opts.jobs, accel)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
+def cmd_check_iso(ap, arches, opts):
+    """The GRUB check."""
+    _check_positive(ap, timeout=opts.timeout)
+    accel, note = qemu.choose_accel(opts.accel, arches[checks.ISO_BUILD.arch])
+    if note:
+        print(note)
+    result = checks.check_iso(".", arches, accel, opts.timeout)
+    print(result.report())
+    print(total_line([result]), flush=True)
+    return exit_code([result])
+
+
+COMMANDS = {
+    "run": cmd_run, "gdb": cmd_gdb, "test": cmd_test, "torture": cmd_torture,
+    "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
+}
+
+
+def _interrupt(signum, frame):
+    # SIGTERM (say, make killed) cleans up as Ctrl-C does.
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    """Run one command; its exit code."""
+    ap = parser()
+    opts = ap.parse_args(argv)
+    os.chdir(ROOT)
+    try:
+        arches = arches_mod.load_all(".")
+    except (OSError, arches_mod.ArchError) as e:
+        print(f"mutexos: {e}", file=sys.stderr)
+        return 2
+    if opts.command not in ("run", "gdb"):
+        signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return COMMANDS[opts.command](ap, arches, opts)
+    except KeyboardInterrupt:
+        qemu.EMULATORS.stop_all()
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The arches, as each one describes itself in arch/<arch>/arch.mk.
+
+make includes arch.mk for the build; this module reads the same file for
+the facts the host tools need (how QEMU boots the arch, which CPU counts
+the tests use, ...), so that each fact is written once.  Only the lines
+"ARCH_NAME := value" are read; a value that holds a make reference "$("
+is meant for make alone and is skipped.
+"""
+
+import glob
+import os
+import re
+import shlex
+from dataclasses import dataclass
+
+FACT = re.compile(r"(ARCH_[A-Z0-9_]+)\s*:=\s*(.*)$")
+
+# Facts with a fixed set of values, and what each value may be.
+CHOICES = {
+    "QEMU_CPUS": ("smp", "maxcpus"),
+    "EXIT": ("isa-debug-exit", "semihosting"),
+    "KVM": ("y", "n"),
+}
+REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
+            "EXIT", "KVM", "BOOT_IMAGE", "SYMBOLS", "GDB",
+            "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
+
+
+class ArchError(Exception):
+    """An arch.mk that lacks a fact or gives one a value we cannot use."""
+
+
+@dataclass(frozen=True)
+class Arch:
+    """What the host tools know about one arch.
+
+    qemu_cpus says how the CPU count reaches the machine: "smp" as
+    "-smp N", "maxcpus" as "maxcpus=N" on the kernel command line (a board
+    with a fixed number of cores).  exit says how the kernel's exit status
+    leaves QEMU (see qemu.decode_status).  The image names are files in a
+    build folder; raw_image is None for an arch without one.
+    """
+
+    name: str
+    path: str
+    cross: str
+    tools: tuple            # (command, Debian package) pairs
+    qemu: str
+    qemu_opts: tuple
+    qemu_cpus: str
+    max_cpus: int
+    exit: str
+    kvm: bool
+    boot_image: str
+    symbols: str
+    raw_image: str | None
+    gdb: str
+    test_cpus_native: tuple
+    test_cpus: tuple
+    bench_cpus: tuple
+
+    def package_of(self, command):
+        """The Debian package that installs command, or None."""
+        for tool, package in self.tools:
+            if tool == command:
+                return package
+        return None
+
+
+def logical_lines(lines):
+    """The lines of a makefile with comments cut and continuations joined."""
+    pending = []
+    for line in lines:
+        line = line.rstrip("\n")
+        # make has no quoting: a '#' starts a comment anywhere on a line.
+        line = line.split("#", 1)[0]
+        if line.endswith("\\"):
+            pending.append(line[:-1].strip())
+            continue
+        pending.append(line.strip())
+        yield " ".join(part for part in pending if part)
+        pending = []
+    if pending:
+        yield " ".join(part for part in pending if part)
+
+
+def read_facts(path):
+    """The ARCH_* facts of one arch.mk, without the prefix: {"QEMU": "..."}."""
+    facts = {}
+    with open(path, encoding="utf-8") as f:
+        for line in logical_lines(f):
+            m = FACT.fullmatch(line)
+            if m and "$(" not in m.group(2):
+                facts[m.group(1)[len("ARCH_"):]] = m.group(2).strip()
+    return facts
+
+
+def load(path):
+    """The Arch described by path (arch/<name>/arch.mk)."""
+    name = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    facts = read_facts(path)
+    missing = [f"ARCH_{key}" for key in REQUIRED if not facts.get(key)]
+    if missing:
+        raise ArchError(f"{path}: missing {', '.join(missing)}")
+    for key, allowed in CHOICES.items():
+        if facts[key] not in allowed:
+            raise ArchError(f"{path}: ARCH_{key} is '{facts[key]}', "
+                            f"not one of: {', '.join(allowed)}")
+    max_cpus = _count(path, "MAX_CPUS", facts["MAX_CPUS"])
+    return Arch(
+        name=name,
+        path=path,
+        cross=facts["CROSS"],
+        tools=_tools(path, facts["TOOLS"]),
+        qemu=facts["QEMU"],
+        qemu_opts=tuple(shlex.split(facts["QEMU_OPTS"])),
+        qemu_cpus=facts["QEMU_CPUS"],
+        max_cpus=max_cpus,
+        exit=facts["EXIT"],
+        kvm=facts["KVM"] == "y",
+        boot_image=facts["BOOT_IMAGE"],
+        symbols=facts["SYMBOLS"],
+        raw_image=facts.get("RAW_IMAGE") or None,
+        gdb=facts["GDB"],
+        test_cpus_native=_counts(path, "TEST_CPUS_NATIVE", facts, max_cpus),
+        test_cpus=_counts(path, "TEST_CPUS", facts, max_cpus),
+        bench_cpus=_counts(path, "BENCH_CPUS", facts, max_cpus),
+    )
+
+
+def load_all(root):
+    """Every arch of the source tree at root, by name, in name order."""
+    paths = sorted(os.path.normpath(p) for p in
+                   glob.glob(os.path.join(root, "arch", "*", "arch.mk")))
+    if not paths:
+        raise ArchError(f"no arch/*/arch.mk under {root}")
+    arches = {}
+    for path in paths:
+        arch = load(path)
+        arches[arch.name] = arch
+    return arches
+
+
+def _count(path, key, text):
+    if not text.isdigit() or int(text) < 1:
+        raise ArchError(f"{path}: ARCH_{key} is '{text}', not a count of at least 1")
+    return int(text)
+
+
+def _counts(path, key, facts, max_cpus):
+    counts = tuple(_count(path, key, word) for word in facts[key].split())
+    too_many = [c for c in counts if c > max_cpus]
+    if too_many:
+        raise ArchError(f"{path}: ARCH_{key} has {too_many[0]} CPUs, "
+                        f"above ARCH_MAX_CPUS {max_cpus}")
+    return counts
+
+
+def _tools(path, text):
+    pairs = []
+    for word in text.split():
+        command, colon, package = word.partition(":")
+        if not (command and colon and package):
+            raise ArchError(f"{path}: ARCH_TOOLS item '{word}' is not command:package")
+        pairs.append((command, package))
+    return tuple(pairs)

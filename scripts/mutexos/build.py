@@ -1,0 +1,98 @@
+"""Building a configuration by calling make.
+
+A configuration is an arch, a mutex build and CONF overrides; make builds
+it into its own folder, which "make print-builddir" names.  Two builds of
+the same configuration at once (two test runs) would write the same
+objects, so each build holds an flock on build/.<folder>.lock meanwhile.
+"""
+
+import contextlib
+import fcntl
+import functools
+import os
+import subprocess
+from dataclasses import dataclass
+
+# The mutex builds of the Makefile (MUTEX=...); the same for every arch.
+MUTEXES = ("native", "dec", "xchg", "null", "debug")
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """ARCH, MUTEX and CONF of one build."""
+
+    arch: str
+    mutex: str
+    conf: str = ""
+
+    def make_vars(self):
+        """The variables that select this configuration on make's command line."""
+        return [f"ARCH={self.arch}", f"MUTEX={self.mutex}", f"CONF={self.conf}"]
+
+    def label(self):
+        """A short name for messages."""
+        conf = f" CONF={self.conf}" if self.conf else ""
+        return f"{self.arch} {self.mutex}{conf}"
+
+
+def make_env():
+    """Our environment, less what a calling make passes to its sub-makes.
+
+    We may be run by make: its MAKEFLAGS (-s, -j, variables of its command
+    line such as CPUS=...) must not reach the makes we start.
+    """
+    env = dict(os.environ)
+    for key in ("MAKEFLAGS", "MFLAGS"):
+        env.pop(key, None)
+    return env
+
+
+def make(root, cfg, target, extra=(), jobs=None, quiet=False, **kwargs):
+    """Run make for target in cfg at root; the CompletedProcess."""
+    argv = ["make", "--no-print-directory"]
+    if quiet:
+        argv.append("-s")
+    if jobs:
+        argv.append(f"-j{jobs}")
+    argv += [*cfg.make_vars(), *extra, target]
+    return subprocess.run(argv, cwd=root, env=make_env(), check=False, **kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def builddir(root, cfg):
+    """cfg's build folder, relative to root (build/i386-native)."""
+    proc = make(root, cfg, "print-builddir", quiet=True, capture_output=True, text=True)
+    folder = proc.stdout.strip()
+    if proc.returncode or not folder:
+        raise RuntimeError(f"make print-builddir failed for {cfg.label()}: "
+                           f"{proc.stderr.strip() or 'no output'}")
+    return folder
+
+
+@contextlib.contextmanager
+def locked(root, cfg):
+    """Hold cfg's build lock: no other build of cfg runs meanwhile."""
+    folder = builddir(root, cfg)
+    parent = os.path.join(root, os.path.dirname(folder))
+    os.makedirs(parent, exist_ok=True)
+    path = os.path.join(parent, f".{os.path.basename(folder)}.lock")
+    with open(path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for another build of {cfg.label()} ({path})", flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def build(root, cfg, jobs=None, target="all", extra=()):
+    """Build target of cfg, under its lock; None, or why it failed."""
+    jobs = jobs or os.cpu_count() or 2
+    try:
+        with locked(root, cfg):
+            code = make(root, cfg, target, extra=extra, jobs=jobs).returncode
+    except (OSError, RuntimeError) as e:
+        return str(e)
+    if code:
+        return f"make {target} ({cfg.label()}) exited with {code}"
+    return None

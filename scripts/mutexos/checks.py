@@ -1,0 +1,143 @@
+"""The checks that are not boots of the matrix: build, runner, GRUB, SD card.
+
+build: the first build on a fresh machine, replayed with a stand-in
+  installer, and CONF overrides that must be refused (scripts/check-build.sh).
+
+runner: a runner that passes a broken kernel would make every green make
+  test meaningless, so it checks itself: its unit tests, then a kernel
+  whose test cases fail on purpose (a false expectation, a false
+  assertion, a fault, a hang, a panic), each booted alone; every one of
+  them must be judged failed.
+GRUB: the kernel boots from an ISO through GRUB and passes a few suites.
+SD card: the layout of the SD card image of an arch with a raw image.
+"""
+
+import os
+import subprocess
+import sys
+from functools import partial
+
+from . import build, qemu
+from .build import BuildConfig
+from .logs import open_log
+from .runner import BootSpec, at, run_parallel, run_spec
+from .verdict import Result, StepResult, total_line
+
+SELFTEST_BUILD = BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y")
+SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "panic")
+SELFTEST_TIMEOUT = 120
+
+ISO_BUILD = BuildConfig("i386", "native")
+ISO_APPEND = "test=smp*,kernel*,mutex.*"
+ISO_CPUS = 2
+ISO_TIMEOUT = 600
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def unit_tests(log):
+    """Run the package's unit tests with their output in log; whether they pass."""
+    scripts = os.path.dirname(HERE)
+    env = dict(os.environ, PYTHONPATH=scripts)
+    argv = [sys.executable, "-m", "unittest", "discover",
+            "-s", os.path.join(HERE, "tests"), "-t", scripts]
+    return subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                          stdin=subprocess.DEVNULL, check=False).returncode == 0
+
+
+def check_runner(root, arches, jobs, accel):
+    """The runner's check: unit tests, then five broken kernels, all failed."""
+    title = "runner check"
+    log, unit_log = open_log(at(root, "build"), "runner-selftest")
+    with log:
+        passed = unit_tests(log)
+    if not passed:
+        _show(unit_log)
+        return StepResult(title, ["the runner's unit tests failed"], unit_log)
+    why = build.build(root, SELFTEST_BUILD)
+    if why:
+        return StepResult(title, [why])
+    arch = arches[SELFTEST_BUILD.arch]
+    specs = [BootSpec(f"selftest-{case}", SELFTEST_BUILD, arch.boot_image, 2,
+                      f"test=selftest_fail.{case}", SELFTEST_TIMEOUT)
+             for case in SELFTEST_CASES]
+    out, boots_log = open_log(at(root, "build"), "runner-check")
+    with out:
+        results = run_parallel(jobs, [partial(run_spec, root, arch, spec, accel)
+                                      for spec in specs], partial(_write, out))
+        _write(out, total_line(results))
+    missed = missed_failures(results)
+    if missed:
+        _show(boots_log)
+        return StepResult(title, [f"expected a failure, but these passed: "
+                                  f"{', '.join(missed)}"], boots_log)
+    return StepResult(title, note=(
+        "its unit tests pass, and a failing expectation, a failed assertion, "
+        "a fault, a hang and a panic are each reported as failed; logs: "
+        f"{unit_log}, {boots_log}"))
+
+
+def missed_failures(results):
+    """The titles of the broken kernels that were judged passed."""
+    return [r.title for r in results if not r.failed_config]
+
+
+def _write(out, result):
+    text = result if isinstance(result, str) else result.report()
+    out.write((text + "\n").encode())
+    out.flush()
+
+
+def _show(path):
+    """Print a log whose lines explain a failure."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        sys.stdout.write(f.read())
+
+
+def check_iso(root, arches, accel, timeout=ISO_TIMEOUT):
+    """Boot the kernel from a GRUB ISO; it must pass, mutex suite included."""
+    arch = arches[ISO_BUILD.arch]
+    title = f"iso-boot ({arch.name}, {ISO_CPUS} CPUs, GRUB)"
+    why = build.build(root, ISO_BUILD)
+    if why:
+        return StepResult("GRUB check", [why])
+    folder = at(root, build.builddir(root, ISO_BUILD))
+    log, path = open_log(folder, "iso-boot")
+    with log:
+        # The ISO is named after the log, so a second run does not
+        # rewrite the image the first one is booting.
+        iso = path[:-len(".log")] + ".iso"
+        why = build.build(root, ISO_BUILD, target="iso",
+                          extra=[f"APPEND={ISO_APPEND}", f"ISO={os.path.abspath(iso)}"])
+        if why:
+            return Result.not_started(title, path, why)
+        argv = qemu.command(arch, qemu.Boot(iso, ISO_CPUS, cdrom=True), accel)
+        result = qemu.boot(title, argv, arch, timeout, log)
+    if not any(suite.name == "mutex" for suite in result.suites):
+        result.add_reason("the mutex suite reported no results")
+    return result
+
+
+def check_build(root):
+    """scripts/check-build.sh, its output kept in build/check-build.log."""
+    title = "build check"
+    log, path = open_log(at(root, "build"), "check-build")
+    with log:
+        code = subprocess.run([os.path.join(root, "scripts", "check-build.sh")],
+                              cwd=root, stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, env=build.make_env(),
+                              check=False).returncode
+    if code:
+        _show(path)
+        return StepResult(title, ["scripts/check-build.sh failed"], path)
+    return StepResult(title, note=(
+        "a fresh machine's first build installs its tools and links, and "
+        f"bad CONF overrides are refused; log: {path}"))
+
+
+def check_sdcard(root, arch_name):
+    """make sdcard-check for arch_name's native build."""
+    cfg = BuildConfig(arch_name, "native")
+    why = build.build(root, cfg, jobs=1, target="sdcard-check")
+    return StepResult(f"sdcard-check {arch_name}", [why] if why else [],
+                      note="the SD card image has the expected files")

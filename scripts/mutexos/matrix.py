@@ -1,0 +1,165 @@
+"""The test matrix: which configurations a selection means, and running them.
+
+A selection gives arches, mutex builds and CPU counts; each one left out
+means all of its values (see scripts/test.mk for the history):
+  - every selected arch x mutex build x CPU count boots with
+    expect_cpus=N; the CPU counts are the given ones, else the arch's
+    ARCH_TEST_CPUS_NATIVE for the native build and ARCH_TEST_CPUS for the
+    others;
+  - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
+    build's raw image, at the native CPU counts;
+  - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
+    arch and the native build are selected and no CPU count was given;
+  - when nothing at all was selected: the build check, the runner check,
+    the GRUB check and the SD card check of each arch with a raw image.
+Every configuration is built first, then the checks run, then the boots,
+-j at a time.  Each table is printed as its configuration completes and
+the total line comes last.
+"""
+
+from dataclasses import dataclass, field
+
+from . import build, checks
+from .build import MUTEXES, BuildConfig
+from .runner import BootSpec, choose_accels, print_report, run_specs
+from .verdict import StepResult, exit_code, total_line
+
+# The uniprocessor kernel: spinlocks are only preemption control there.
+UP_BUILD = BuildConfig("i386", "native", "CONFIG_SMP=n")
+TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
+TORTURE_TIMEOUT = 3600
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What was asked for; None where nothing was given (= all values)."""
+
+    arches: tuple | None = None
+    mutexes: tuple | None = None
+    cpus: tuple | None = None
+
+    def nothing_given(self):
+        """The full matrix: no arch, mutex build or CPU count given."""
+        return self.arches is None and self.mutexes is None and self.cpus is None
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check that is no boot of the matrix: build, runner, grub or sdcard."""
+
+    kind: str
+    arch: str
+
+
+@dataclass
+class Plan:
+    """Builds first, then checks, then boots."""
+
+    builds: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
+    boots: list = field(default_factory=list)
+
+    def add_build(self, cfg):
+        """Build cfg, once."""
+        if cfg not in self.builds:
+            self.builds.append(cfg)
+
+
+def test_plan(arches, sel, timeout=1200):
+    """The plan of make test for the selection sel."""
+    plan = Plan()
+    names = sel.arches or tuple(arches)
+    mutexes = sel.mutexes or MUTEXES
+    for name in names:
+        arch = arches[name]
+        for mutex in mutexes:
+            cfg = BuildConfig(name, mutex)
+            plan.add_build(cfg)
+            native = mutex == "native"
+            counts = sel.cpus or (arch.test_cpus_native if native else arch.test_cpus)
+            for cpus in counts:
+                plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
+                                               arch.boot_image, cpus, timeout))
+        if arch.raw_image and "native" in mutexes:
+            cfg = BuildConfig(name, "native")
+            for cpus in sel.cpus or arch.test_cpus_native:
+                plan.boots.append(_expect_boot(f"{name}-native-img-cpus{cpus}", cfg,
+                                               arch.raw_image, cpus, timeout))
+    if UP_BUILD.arch in names and "native" in mutexes and sel.cpus is None \
+            and UP_BUILD.arch in arches:
+        plan.add_build(UP_BUILD)
+        plan.boots.append(_expect_boot(f"{UP_BUILD.arch}-native-up", UP_BUILD,
+                                       arches[UP_BUILD.arch].boot_image, 1, timeout))
+    if sel.nothing_given():
+        _add_checks(plan, arches, names)
+    return plan
+
+
+def _expect_boot(name, cfg, image, cpus, timeout):
+    # expect_cpus=N: the kernel's smp suite checks that N CPUs came up.
+    return BootSpec(name, cfg, image, cpus, f"expect_cpus={cpus}", timeout)
+
+
+def _add_checks(plan, arches, names):
+    plan.add_build(checks.SELFTEST_BUILD)
+    plan.add_build(checks.ISO_BUILD)
+    plan.checks.append(Check("build", checks.SELFTEST_BUILD.arch))
+    plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
+    plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
+    for name in names:
+        if arches[name].raw_image:
+            plan.checks.append(Check("sdcard", name))
+
+
+def torture_plan(arches, sel, factor, cpus=(4,)):
+    """make torture: the lock suites, factor times the work of make test."""
+    plan = Plan()
+    counts = sel.cpus or cpus
+    for name in sel.arches or tuple(arches):
+        for mutex in sel.mutexes or MUTEXES:
+            cfg = BuildConfig(name, mutex)
+            plan.add_build(cfg)
+            for count in counts:
+                label = f"torture-{name}-{mutex}"
+                if len(counts) > 1:
+                    label += f"-cpus{count}"
+                plan.boots.append(BootSpec(label, cfg, arches[name].boot_image, count,
+                                           f"stress={factor} {TORTURE_SUITES}",
+                                           TORTURE_TIMEOUT))
+    return plan
+
+
+def run_plan(root, arches, plan, jobs=2, accel="tcg", build_jobs=None):
+    """Build, check, boot; print the tables and the total line; the exit code."""
+    results, unbuilt = [], set()
+    for cfg in plan.builds:
+        why = build.build(root, cfg, build_jobs)
+        if why:
+            unbuilt.add(cfg)
+            results.append(StepResult(f"build {cfg.label()}", [why]))
+            print_report(results[-1])
+    used = sorted({spec.config.arch for spec in plan.boots}
+                  | {check.arch for check in plan.checks})
+    accels = choose_accels(arches, used, accel)
+    for check in plan.checks:
+        result = _run_check(root, arches, check, jobs, accels, unbuilt)
+        print_report(result)
+        results.append(result)
+    results += run_specs(root, arches, plan.boots, jobs, accels, frozenset(unbuilt))
+    print(total_line(results), flush=True)
+    return exit_code(results)
+
+
+def _run_check(root, arches, check, jobs, accels, unbuilt):
+    accel = accels[check.arch]
+    if check.kind == "build":
+        return checks.check_build(root)
+    if check.kind == "runner":
+        if checks.SELFTEST_BUILD in unbuilt:
+            return StepResult("runner check", ["its kernel did not build"])
+        return checks.check_runner(root, arches, jobs, accel)
+    if check.kind == "grub":
+        if checks.ISO_BUILD in unbuilt:
+            return StepResult("GRUB check", ["its kernel did not build"])
+        return checks.check_iso(root, arches, accel)
+    return checks.check_sdcard(root, check.arch)

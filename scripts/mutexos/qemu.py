@@ -1,0 +1,268 @@
+"""QEMU: its command line, the kernel's exit status, and its processes.
+
+How the kernel's exit status reaches us (ARCH_EXIT of arch.mk)
+  The kernel ends the machine with a status s (verdict.STATUS_MEANING).
+  isa-debug-exit: the kernel writes s to I/O port 0xf4 and QEMU exits
+    with code (s << 1) | 1.  An odd code c therefore means s = c >> 1; an
+    even code means QEMU ended some other way (its own error, a signal),
+    and there is no status.
+  semihosting: SYS_EXIT_EXTENDED makes QEMU exit with s itself.
+
+Every QEMU of a test run leads its own process group, so that a Ctrl-C on
+the terminal reaches us alone and we stop them all (stop_all), and so that
+killing the group also kills a wrapper's children.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+
+from .ktap import KtapParser
+from .verdict import STATUS_MEANING, Result
+
+
+@dataclass(frozen=True)
+class Boot:
+    """What to boot: a kernel image with a command line, or a CD image.
+
+    A CD image brings its own boot loader and command line, so a -cdrom
+    boot takes no append and only an arch that counts CPUs with -smp.
+    """
+
+    image: str
+    cpus: int
+    append: str = ""
+    cdrom: bool = False
+
+
+def command(arch, boot, accel="tcg", gdb_port=None):
+    """The QEMU command line booting boot on arch, serial console on stdio.
+
+    With gdb_port, QEMU stays halted (-S) with its gdb stub listening on
+    127.0.0.1:gdb_port.
+    """
+    cmdline, cpus = _cpu_options(arch, boot)
+    if boot.cdrom:
+        if cmdline:
+            raise ValueError(f"{arch.name}: a -cdrom boot cannot take the kernel "
+                             f"command line '{cmdline}'")
+        argv = [arch.qemu, "-cdrom", boot.image]
+    else:
+        argv = [arch.qemu, "-kernel", boot.image, "-append", cmdline]
+    argv += [*cpus, *arch.qemu_opts, "-display", "none", "-serial", "stdio",
+             "-monitor", "none", "-no-reboot"]
+    if accel == "kvm":
+        argv += ["-accel", "kvm", "-cpu", "host"]
+    else:
+        argv += ["-accel", "tcg"]
+    if gdb_port is not None:
+        argv += ["-gdb", f"tcp:127.0.0.1:{gdb_port}", "-S"]
+    return argv
+
+
+def _cpu_options(arch, boot):
+    """The kernel command line and QEMU options that give the CPU count."""
+    cmdline = boot.append.strip()
+    if arch.qemu_cpus == "smp":
+        return cmdline, ["-smp", str(boot.cpus)]
+    # The board has a fixed number of cores: the kernel starts only N.
+    if not re.search(r"(^|\s)maxcpus=", cmdline):
+        cmdline = f"{cmdline} maxcpus={boot.cpus}".strip()
+    return cmdline, []
+
+
+def kvm_usable():
+    """Whether /dev/kvm is there and ours to use."""
+    return os.access("/dev/kvm", os.R_OK | os.W_OK)
+
+
+def choose_accel(requested, arch):
+    """The accelerator for arch, and a note when it is not the one asked for."""
+    if requested != "kvm":
+        return "tcg", None
+    if not arch.kvm:
+        return "tcg", f"note: kvm cannot run {arch.name} guests; using tcg"
+    if not kvm_usable():
+        return "tcg", "note: /dev/kvm is missing or not usable; using tcg"
+    return "kvm", None
+
+
+def decode_status(arch, code):
+    """The kernel's exit status from QEMU's exit code; None when it set none."""
+    if code is None or code < 0:
+        return None             # killed by a signal
+    if arch.exit == "isa-debug-exit":
+        return code >> 1 if code & 1 else None
+    return code
+
+
+def install_hint(arch, program):
+    """" (apt-get install PACKAGE)" when arch.mk names program's package."""
+    package = arch.package_of(os.path.basename(program))
+    return f" (apt-get install {package})" if package else ""
+
+
+# ---------------------------------------------------------------- processes
+
+class Emulators:
+    """The QEMUs running now, so that one call can stop every one of them."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = set()
+        self.stopping = False
+
+    def start(self, argv, stdout, stderr):
+        """Popen argv in a process group of its own; None once stopping."""
+        with self._lock:
+            if self.stopping:
+                return None
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout,
+                                    stderr=stderr, start_new_session=True)
+            self._running.add(proc)
+            return proc
+
+    def forget(self, proc):
+        """proc has ended."""
+        with self._lock:
+            self._running.discard(proc)
+
+    def stop_all(self):
+        """Kill every QEMU and start no more (Ctrl-C, SIGTERM)."""
+        with self._lock:
+            self.stopping = True
+            for proc in self._running:
+                kill_group(proc)
+
+
+EMULATORS = Emulators()
+
+
+def kill_group(proc, sig=signal.SIGKILL):
+    """Signal proc's whole process group (it leads one: start_new_session)."""
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def boot(title, argv, arch, timeout, log):
+    """Run argv, read its serial output as KTAP into log, and judge it.
+
+    log is an open binary file; arch decodes the exit status.  argv is
+    normally command()'s, but any program that prints a serial log will do.
+    """
+    parser = KtapParser()
+    with tempfile.TemporaryFile() as errors:
+        try:
+            proc = EMULATORS.start(argv, subprocess.PIPE, errors)
+        except OSError as e:
+            why = f"cannot start {argv[0]}: {e.strerror}{install_hint(arch, argv[0])}"
+            return Result.not_started(title, log.name, why)
+        if proc is None:
+            return Result.not_started(title, log.name, "interrupted")
+        code, timed_out = _read_serial(proc, timeout, log, parser)
+        parser.finish()
+        errors.seek(0)
+        stderr_text = errors.read()
+    if stderr_text:
+        # Kept after the serial output so that the log stays parseable.
+        log.write(b"\n--- emulator stderr ---\n" + stderr_text)
+        log.flush()
+    status = None if timed_out else decode_status(arch, code)
+    result = Result(title, parser, status, log.name,
+                    timeout=timeout if timed_out else None,
+                    exit_note=f"QEMU exited with code {code}, "
+                              "not through the kernel's exit device")
+    # QEMU's own complaint (a bad option, an unloadable kernel) says most.
+    complaint = stderr_text.decode("utf-8", "replace").strip().splitlines()
+    if result.failed_config and complaint:
+        result.add_reason(f"emulator: {complaint[-1]}", first=True)
+    return result
+
+
+def _read_serial(proc, timeout, log, parser):
+    """Copy proc's output to log and parser until it ends or timeout expires.
+
+    Returns (exit code, whether the timeout killed it).
+    """
+    expired = threading.Event()
+
+    def expire():
+        expired.set()
+        kill_group(proc)
+
+    watchdog = threading.Timer(timeout, expire)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        for raw in proc.stdout:
+            log.write(raw)
+            log.flush()         # so that the log can be followed live
+            parser.feed(raw.decode("utf-8", "replace"))
+        code = proc.wait()
+    except BaseException:
+        # Ctrl-C in the thread that reads: this QEMU must not outlive us.
+        kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        watchdog.cancel()
+        proc.stdout.close()
+        EMULATORS.forget(proc)
+    return code, expired.is_set()
+
+
+def run_to_file(argv, out, timeout):
+    """Run argv with stdout and stderr in out; its exit code, None on timeout.
+
+    For boots that are measured, not judged (make bench).
+    """
+    proc = EMULATORS.start(argv, out, subprocess.STDOUT)
+    if proc is None:
+        return None
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        proc.wait()
+        return None
+    except BaseException:
+        kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        EMULATORS.forget(proc)
+
+
+def run_interactive(argv, arch):
+    """make run: the serial console on this terminal; the kernel's status.
+
+    Ctrl-C belongs to QEMU here (it quits on it), so we wait for it to go.
+    3 (error) when QEMU ends without a status from the kernel.
+    """
+    try:
+        proc = subprocess.Popen(argv)
+    except OSError as e:
+        print(f"cannot start {argv[0]}: {e.strerror}{install_hint(arch, argv[0])}",
+              file=sys.stderr)
+        return 3
+    while True:
+        try:
+            code = proc.wait()
+            break
+        except KeyboardInterrupt:
+            continue
+    status = decode_status(arch, code)
+    if status is None:
+        print(f"\nQEMU exited with code {code}, without a status from the kernel",
+              file=sys.stderr)
+        return 3
+    print(f"\nkernel exited with status {status} "
+          f"({STATUS_MEANING.get(status, 'unknown')})", file=sys.stderr)
+    return status

@@ -1,0 +1,98 @@
+"""Booting the configurations of a plan, -j at a time, and judging each."""
+
+import concurrent.futures
+import os
+from dataclasses import dataclass
+
+from . import build, qemu
+from .logs import open_log
+from .verdict import Result
+
+
+@dataclass(frozen=True)
+class BootSpec:
+    """One boot of a test plan: an image of a build, a CPU count, a command line.
+
+    image is a file name in the build folder; the log is <name>.log there.
+    """
+
+    name: str
+    config: build.BuildConfig
+    image: str
+    cpus: int
+    append: str
+    timeout: int
+
+    def title(self, arch_name):
+        """The heading of this boot's table: "NAME (ARCH, N CPUs)"."""
+        unit = "CPU" if self.cpus == 1 else "CPUs"
+        return f"{self.name} ({arch_name}, {self.cpus} {unit})"
+
+
+def at(root, *parts):
+    """A path under root, short when root is the current folder."""
+    return os.path.normpath(os.path.join(root, *parts))
+
+
+def choose_accels(arches, names, requested):
+    """The accelerator per arch; each note (kvm not used) printed once."""
+    accels, notes = {}, []
+    for name in names:
+        accels[name], note = qemu.choose_accel(requested, arches[name])
+        if note and note not in notes:
+            notes.append(note)
+            print(note, flush=True)
+    return accels
+
+
+def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
+    """Boot spec on arch and judge it; its log is taken in the build folder."""
+    folder = at(root, build.builddir(root, spec.config))
+    image = os.path.join(folder, spec.image)
+    title = spec.title(arch.name)
+    log, path = open_log(folder, spec.name)
+    with log:
+        if spec.config in unbuilt:
+            return Result.not_started(title, path, f"not booted: the build of "
+                                      f"{spec.config.label()} failed")
+        if not os.path.isfile(image):
+            return Result.not_started(title, path, f"kernel image {image} not found")
+        boot = qemu.Boot(image, spec.cpus, spec.append)
+        argv = qemu.command(arch, boot, accel)
+        return qemu.boot(title, argv, arch, spec.timeout, log)
+
+
+def run_parallel(jobs, tasks, on_result):
+    """Run each task (a callable returning a result) -j at a time.
+
+    on_result gets each result as soon as its task ends, so that a table
+    is printed as its configuration completes.  On Ctrl-C every QEMU is
+    killed and no further task starts.
+    """
+    results = []
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = [pool.submit(task) for task in tasks]
+        for future in concurrent.futures.as_completed(futures):
+            result = future.result()
+            on_result(result)
+            results.append(result)
+    except BaseException:
+        qemu.EMULATORS.stop_all()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def print_report(result):
+    """on_result for the terminal."""
+    print(result.report(), flush=True)
+
+
+def run_specs(root, arches, specs, jobs, accels, unbuilt=frozenset(), on_result=print_report):
+    """Boot every spec, -j at a time; the results in the order they ended."""
+    def task(spec):
+        name = spec.config.arch
+        return lambda: run_spec(root, arches[name], spec, accels[name], unbuilt)
+    return run_parallel(jobs, [task(spec) for spec in specs], on_result)

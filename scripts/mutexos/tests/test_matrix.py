@@ -1,0 +1,135 @@
+"""Which builds, boots and checks a selection yields; bad input on the CLI."""
+
+import dataclasses
+import unittest
+from unittest import mock
+
+from mutexos import __main__ as cli
+from mutexos import matrix
+from mutexos.build import MUTEXES, BuildConfig
+from mutexos.matrix import Selection, test_plan, torture_plan
+
+from .common import ARCHES
+
+
+def names(plan):
+    """The boot names of a plan."""
+    return [boot.name for boot in plan.boots]
+
+
+class TestPlan(unittest.TestCase):
+    """make test's coverage, from the arches' descriptions."""
+
+    def test_full_matrix(self):
+        plan = test_plan(ARCHES, Selection())
+        expected = 0
+        for arch in ARCHES.values():
+            expected += len(arch.test_cpus_native) + 4 * len(arch.test_cpus)
+            if arch.raw_image:
+                expected += len(arch.test_cpus_native)
+        expected += 1       # the uniprocessor kernel
+        self.assertEqual(len(plan.boots), expected)
+        self.assertIn("arm-native-img-cpus4", names(plan))
+        self.assertIn("i386-native-cpus8", names(plan))
+        self.assertIn("i386-native-up", names(plan))
+        up = plan.boots[names(plan).index("i386-native-up")]
+        self.assertEqual((up.config.conf, up.cpus, up.append),
+                         ("CONFIG_SMP=n", 1, "expect_cpus=1"))
+        self.assertEqual([(c.kind, c.arch) for c in plan.checks],
+                         [("build", "i386"), ("runner", "i386"), ("grub", "i386"), ("sdcard", "arm")])
+        self.assertIn(BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y"),
+                      plan.builds)
+        self.assertEqual(len(plan.builds), len(set(plan.builds)))
+
+    def test_one_configuration(self):
+        plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (4,)))
+        self.assertEqual(names(plan), ["arm-debug-cpus4"])
+        self.assertEqual(plan.boots[0].append, "expect_cpus=4")
+        self.assertEqual(plan.boots[0].image, "kernel.elf")
+        self.assertEqual(plan.checks, [])
+        self.assertEqual(plan.builds, [BuildConfig("arm", "debug")])
+
+    def test_native_with_cpus_has_no_up_kernel(self):
+        plan = test_plan(ARCHES, Selection(("i386",), ("native",), (2,)))
+        self.assertEqual(names(plan), ["i386-native-cpus2"])
+
+    def test_one_arch_has_up_kernel_but_no_checks(self):
+        plan = test_plan(ARCHES, Selection(("i386",)))
+        self.assertIn("i386-native-up", names(plan))
+        self.assertIn("i386-xchg-cpus4", names(plan))
+        self.assertNotIn("i386-xchg-cpus2", names(plan))
+        self.assertEqual(plan.checks, [])
+
+    def test_raw_image_needs_the_native_build(self):
+        self.assertFalse(any("-img-" in n for n in
+                             names(test_plan(ARCHES, Selection(("arm",), ("dec",))))))
+        plan = test_plan(ARCHES, Selection(("arm",), ("native",), (2,)))
+        self.assertEqual(names(plan), ["arm-native-cpus2", "arm-native-img-cpus2"])
+        self.assertEqual(plan.boots[1].image, "kernel7.img")
+
+    def test_other_builds_use_test_cpus(self):
+        plan = test_plan(ARCHES, Selection(("x86_64",), ("null",)))
+        self.assertEqual(names(plan), ["x86_64-null-cpus1", "x86_64-null-cpus4"])
+        self.assertEqual(plan.boots[0].image, "kernel.elf32")
+
+    def test_raw_image_and_sdcard_check_come_from_the_description(self):
+        # A made-up arch with a raw image gets both, whatever its name.
+        fake = dict(ARCHES, zz=dataclasses.replace(ARCHES["i386"], name="zz",
+                                                   raw_image="zz.img"))
+        plan = test_plan(fake, Selection())
+        self.assertIn("zz-native-img-cpus8", names(plan))
+        self.assertIn(("sdcard", "zz"), [(c.kind, c.arch) for c in plan.checks])
+
+    def test_timeout(self):
+        plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (4,)), timeout=77)
+        self.assertEqual(plan.boots[0].timeout, 77)
+
+
+class TorturePlan(unittest.TestCase):
+    """make torture: the lock suites, every build, TORTURE_CPUS CPUs."""
+
+    def test_one_arch(self):
+        plan = torture_plan(ARCHES, Selection(("i386",)), 20)
+        self.assertEqual(names(plan), [f"torture-i386-{m}" for m in MUTEXES])
+        boot = plan.boots[0]
+        self.assertEqual((boot.cpus, boot.timeout), (4, 3600))
+        self.assertEqual(boot.append, "stress=20 test=mutex.*,completion.*,semaphore.*")
+        self.assertEqual(plan.checks, [])
+
+
+class BadInput(unittest.TestCase):
+    """Bad input exits with 2 before anything is built or booted."""
+
+    def assert_refused(self, *argv):
+        with mock.patch.object(matrix, "run_plan") as run_plan, \
+                mock.patch("sys.stderr"):
+            with self.assertRaises(SystemExit) as caught:
+                cli.main(list(argv))
+        self.assertEqual(caught.exception.code, 2)
+        run_plan.assert_not_called()
+
+    def test_unknown_arch(self):
+        self.assert_refused("test", "--arch", "sparc")
+
+    def test_unknown_mutex(self):
+        self.assert_refused("test", "--mutex", "ticket")
+
+    def test_too_many_cpus(self):
+        self.assert_refused("test", "--arch", "arm", "--cpus", "8")
+
+    def test_no_cpus(self):
+        self.assert_refused("test", "--cpus", "0")
+
+    def test_torture_default_cpus_checked(self):
+        self.assert_refused("torture", "--arch", "i386", "--cpus", "1,9")
+
+    def test_good_selection_runs(self):
+        with mock.patch.object(matrix, "run_plan", return_value=0) as run_plan:
+            self.assertEqual(cli.main(["test", "--arch", "arm,i386", "--cpus", "4",
+                                       "--mutex", "debug"]), 0)
+        plan = run_plan.call_args.args[2]
+        self.assertEqual(names(plan), ["arm-debug-cpus4", "i386-debug-cpus4"])
+
+
+if __name__ == "__main__":
+    unittest.main()

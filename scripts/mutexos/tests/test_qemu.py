@@ -1,0 +1,188 @@
+"""QEMU's command line, exit statuses, and process control with fake emulators.
+
+A fake emulator is any argv that prints a serial log and exits with a
+given code, or never starts, or hangs: qemu.boot() runs it as it runs QEMU.
+"""
+
+import os
+import tempfile
+import threading
+import time
+import unittest
+from unittest import mock
+
+from mutexos import qemu
+from mutexos.runner import BootSpec, run_parallel
+from mutexos.build import BuildConfig
+from mutexos.verdict import total_line
+
+from .common import ARCHES, OK_LOG, SKIP_LOG
+
+I386, ARM = ARCHES["i386"], ARCHES["arm"]
+
+
+class CommandLine(unittest.TestCase):
+    """What QEMU is told, from the arch's description."""
+
+    def test_smp_arch_gets_smp_and_its_exit_device(self):
+        argv = qemu.command(I386, qemu.Boot("k", 4))
+        self.assertIn("-smp 4", " ".join(argv))
+        self.assertIn("isa-debug-exit,iobase=0xf4,iosize=0x04", argv)
+        self.assertEqual(argv[:5], ["qemu-system-i386", "-kernel", "k", "-append", ""])
+
+    def test_maxcpus_arch_gets_cpus_on_the_kernel_command_line(self):
+        argv = qemu.command(ARM, qemu.Boot("k.img", 2, "console=ttyAMA0 quiet"))
+        self.assertNotIn("-smp", argv)
+        self.assertEqual(argv[argv.index("-append") + 1], "console=ttyAMA0 quiet maxcpus=2")
+        self.assertIn("raspi2b", argv)
+
+    def test_maxcpus_given_is_kept(self):
+        argv = qemu.command(ARM, qemu.Boot("k", 4, "maxcpus=1"))
+        self.assertEqual(argv[argv.index("-append") + 1], "maxcpus=1")
+
+    def test_cdrom_boot_has_no_kernel_or_command_line(self):
+        argv = qemu.command(I386, qemu.Boot("m.iso", 2, cdrom=True))
+        self.assertIn("-cdrom", argv)
+        self.assertNotIn("-kernel", argv)
+        self.assertNotIn("-append", argv)
+
+    def test_cdrom_boot_cannot_count_cpus_on_the_command_line(self):
+        with self.assertRaises(ValueError):
+            qemu.command(ARM, qemu.Boot("m.iso", 2, cdrom=True))
+
+    def test_gdb_stub_on_the_given_port_halted(self):
+        argv = qemu.command(I386, qemu.Boot("k", 1), gdb_port=4321)
+        self.assertIn("tcp:127.0.0.1:4321", argv)
+        self.assertIn("-S", argv)
+
+    def test_accelerator(self):
+        self.assertEqual(qemu.command(I386, qemu.Boot("k", 1))[-2:], ["-accel", "tcg"])
+        argv = qemu.command(I386, qemu.Boot("k", 1), accel="kvm")
+        self.assertEqual(argv[-4:], ["-accel", "kvm", "-cpu", "host"])
+
+
+class Accel(unittest.TestCase):
+    """kvm only where the arch says y and /dev/kvm is usable."""
+
+    def test_arch_without_kvm(self):
+        accel, note = qemu.choose_accel("kvm", ARM)
+        self.assertEqual(accel, "tcg")
+        self.assertIn("kvm cannot run arm guests", note)
+
+    def test_no_dev_kvm(self):
+        with mock.patch.object(qemu, "kvm_usable", return_value=False):
+            self.assertEqual(qemu.choose_accel("kvm", I386)[0], "tcg")
+
+    def test_kvm_when_usable(self):
+        with mock.patch.object(qemu, "kvm_usable", return_value=True):
+            self.assertEqual(qemu.choose_accel("kvm", I386), ("kvm", None))
+
+    def test_tcg_asked(self):
+        self.assertEqual(qemu.choose_accel("tcg", I386), ("tcg", None))
+
+
+class ExitStatus(unittest.TestCase):
+    """isa-debug-exit: odd c means c >> 1; semihosting: the code itself."""
+
+    def test_isa_debug_exit(self):
+        self.assertEqual(qemu.decode_status(I386, 1), 0)
+        self.assertEqual(qemu.decode_status(I386, 3), 1)
+        self.assertEqual(qemu.decode_status(I386, 5), 2)
+        self.assertIsNone(qemu.decode_status(I386, 0))
+        self.assertIsNone(qemu.decode_status(I386, -9))
+
+    def test_semihosting(self):
+        self.assertEqual(qemu.decode_status(ARM, 0), 0)
+        self.assertEqual(qemu.decode_status(ARM, 2), 2)
+        self.assertIsNone(qemu.decode_status(ARM, -15))
+
+
+class FakeEmulator(unittest.TestCase):
+    """qemu.boot() on programs that behave as QEMU might."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.ok_log = self.canned("ok.log", OK_LOG)
+
+    def canned(self, name, text):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def boot(self, argv, arch=I386, timeout=30, name="fake"):
+        path = os.path.join(self.tmp.name, f"{name}.log")
+        with open(path, "wb") as log:
+            return qemu.boot(f"{name} (test)", argv, arch, timeout, log), path
+
+    def test_exit_code_1_is_status_0_on_x86(self):
+        result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 1"])
+        self.assertIn("result: passed (status 0)", result.report())
+
+    def test_even_exit_code_fails_on_x86(self):
+        result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 0"])
+        self.assertIn("result: FAILED (no status)", result.report())
+        self.assertIn("QEMU exited with code 0", result.reasons[0])
+
+    def test_semihosting_status_0_passes_on_arm(self):
+        result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 0"], arch=ARM)
+        self.assertIn("result: passed (status 0)", result.report())
+
+    def test_emulator_that_never_starts(self):
+        result, _ = self.boot(["/nonexistent/qemu-system-i386"])
+        self.assertTrue(result.failed_config)
+        self.assertTrue(result.reasons[0].startswith(
+            "cannot start /nonexistent/qemu-system-i386:"), result.reasons)
+        self.assertIn("(apt-get install qemu-system-x86)", result.reasons[0])
+        self.assertEqual(total_line([result]), "0 passed, 1 failed")
+
+    def test_emulator_complaint_is_the_first_reason(self):
+        result, _ = self.boot(["sh", "-c", "echo 'qemu: -foo: invalid option' >&2; exit 1"])
+        self.assertTrue(result.failed_config)
+        self.assertEqual(result.reasons[0], "emulator: qemu: -foo: invalid option")
+
+    def test_hang_is_killed_within_the_timeout(self):
+        start = time.monotonic()
+        result, path = self.boot(["sh", "-c", "echo KTAP version 1; sleep 100"], timeout=2)
+        self.assertLess(time.monotonic() - start, 10)
+        self.assertIn("result: FAILED (TIMEOUT after 2s)", result.report())
+        with open(path, "rb") as log:
+            self.assertIn(b"KTAP version 1", log.read())
+
+    def test_stop_all_kills_running_emulators(self):
+        emulators = qemu.Emulators()
+        results = []
+        with mock.patch.object(qemu, "EMULATORS", emulators):
+            worker = threading.Thread(target=lambda: results.append(
+                self.boot(["sh", "-c", "echo KTAP version 1; sleep 100"])[0]))
+            worker.start()
+            time.sleep(0.5)
+            emulators.stop_all()
+            worker.join(10)
+            self.assertFalse(worker.is_alive())
+            self.assertTrue(results[0].failed_config)
+            # Once stopping, no emulator starts any more.
+            late, _ = self.boot(["sh", "-c", "exit 1"], name="late")
+            self.assertEqual(late.reasons, ["interrupted"])
+
+    def test_two_configurations_at_once(self):
+        skip = self.canned("skip.log", SKIP_LOG)
+        specs = [BootSpec("one", BuildConfig("i386", "native"), "k", 1, "", 30),
+                 BootSpec("two", BuildConfig("x86_64", "native"), "k", 4, "", 30)]
+        reports = []
+
+        def task(spec):
+            argv = ["sh", "-c", f"cat {skip}; exit 1"]
+            return lambda: self.boot(argv, name=spec.title(spec.config.arch))[0]
+
+        results = run_parallel(2, [task(s) for s in specs],
+                               lambda r: reports.append(r.report()))
+        titles = sorted(r.splitlines()[0] for r in reports)
+        self.assertEqual(titles, ["== one (i386, 1 CPU) (test) ==",
+                                  "== two (x86_64, 4 CPUs) (test) =="])
+        self.assertEqual(total_line(results), "4 passed, 0 failed, 2 skipped")
+
+
+if __name__ == "__main__":
+    unittest.main()
