@@ -40,6 +40,13 @@ void arch_task_setup(struct task_struct *p, void (*entry)(void));
 void arch_dump_stack_from(unsigned long fp, unsigned long pc);
 unsigned long arch_task_frame(struct task_struct *p);
 
+/*
+ * Memory access that may fault (kernel/mm/maccess.c): copies byte by byte
+ * until done or until a load or store faults, and returns the number of
+ * bytes not copied. Its accesses are in the exception table.
+ */
+unsigned long arch_copy_nofault(void *dst, const void *src, size_t size);
+
 void __noreturn arch_exit(int status);
 void arch_halt_cpu(void);
 

@@ -56,4 +56,12 @@ struct mm_stats {
 };
 extern struct mm_stats mm_stats;
 
+/*
+ * Copy size bytes where one side may be a bad address (unmapped, NULL):
+ * 0 when every byte was copied, -EFAULT when an access faulted (then an
+ * unknown part was copied). A fault here prints nothing.
+ */
+long copy_from_kernel_nofault(void *dst, const void *src, size_t size);
+long copy_to_kernel_nofault(void *dst, const void *src, size_t size);
+
 #endif

@@ -10,6 +10,8 @@
 #include <types.h>
 
 /* Interrupt vectors. 0-31 are the CPU's exceptions. */
+#define X86_TRAP_GP		13	/* general protection */
+#define X86_TRAP_PF		14	/* page fault */
 #define VEC_TIMER		0xef
 #define VEC_IPI_BASE		0xf0	/* + enum ipi_type */
 #define VEC_SPURIOUS		0xff
