@@ -10,6 +10,7 @@
 #include <string.h>
 #include <printk.h>
 #include <mm.h>
+#include <smp.h>
 #include <kunit/test.h>
 
 #define LAST_BYTE_OF_PAGE_0	((void *)(PAGE_SIZE - 1))
@@ -77,6 +78,28 @@ static void write_to_null_fails(struct kunit *test)
 	expect_write_fails(test, LAST_BYTE_OF_PAGE_0);
 }
 
+static void read_null_here(void *result)
+{
+	u32 word;
+
+	*(volatile long *)result = copy_from_kernel_nofault(&word, NULL,
+							    sizeof(word));
+}
+
+/* Each CPU runs on the page tables the boot CPU built, page 0 left out. */
+static void null_page_unmapped_on_every_cpu(struct kunit *test)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		volatile long result = 0;
+
+		if (!cpu_online(cpu))
+			continue;
+		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu,
+				read_null_here, (void *)&result, 1), 0);
+		KUNIT_EXPECT_EQ(test, result, -EFAULT);
+	}
+}
+
 static void top_page_is_unmapped(struct kunit *test)
 {
 	expect_read_fails(test, TOP_PAGE);
@@ -96,6 +119,7 @@ static struct kunit_case maccess_cases[] = {
 	KUNIT_CASE(copies_good_memory),
 	KUNIT_CASE(null_page_is_unmapped),
 	KUNIT_CASE(write_to_null_fails),
+	KUNIT_CASE(null_page_unmapped_on_every_cpu),
 	KUNIT_CASE(top_page_is_unmapped),
 	KUNIT_CASE(wrapping_range_fails),
 	{}

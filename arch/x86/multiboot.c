@@ -2,8 +2,8 @@
 /*
  * The multiboot (version 1) hand-off both x86 arches boot with, from QEMU's
  * -kernel or GRUB: the command line and the memory map of the info block
- * the loader left, as 32-bit physical addresses (usable as pointers: i386
- * runs without paging, x86_64 maps the first 4 GiB 1:1).
+ * the loader left, as 32-bit physical addresses (usable as pointers: both
+ * arches map the first 4 GiB 1:1). It runs before page 0 is unmapped.
  */
 #include <kernel.h>
 #include <string.h>
