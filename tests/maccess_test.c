@@ -106,6 +106,20 @@ static void top_page_is_unmapped(struct kunit *test)
 	expect_write_fails(test, TOP_PAGE);
 }
 
+/*
+ * x86_64: an address that is not canonical (bits 63-47 not all equal)
+ * raises a general protection fault, not a page fault; it is fixed up too.
+ */
+static void non_canonical_address_fails(struct kunit *test)
+{
+#ifdef __x86_64__
+	expect_read_fails(test, (void *)0x8000000000000000UL);
+	expect_write_fails(test, (void *)0x8000000000000000UL);
+#else
+	kunit_skip(test, "x86_64 only");
+#endif
+}
+
 /* A range that would wrap around the address space is refused. */
 static void wrapping_range_fails(struct kunit *test)
 {
@@ -121,6 +135,7 @@ static struct kunit_case maccess_cases[] = {
 	KUNIT_CASE(write_to_null_fails),
 	KUNIT_CASE(null_page_unmapped_on_every_cpu),
 	KUNIT_CASE(top_page_is_unmapped),
+	KUNIT_CASE(non_canonical_address_fails),
 	KUNIT_CASE(wrapping_range_fails),
 	{}
 };
