@@ -15,6 +15,7 @@
 #include <asm/rpi.h>
 
 extern char __kernel_start[], __kernel_end[];
+extern u32 page_table_low[];
 
 #define ATAG_CORE	0x54410001
 #define ATAG_CMDLINE	0x54410009
@@ -114,25 +115,23 @@ static bool semihost_cmdline(char *buf, size_t size)
 }
 
 /*
- * Address 0 is RAM here, and zeros decode as harmless instructions: a
- * call through a NULL pointer would slide into the kernel's entry code.
- * An undefined instruction there turns it into a fault report instead,
- * with the caller in lr. The store goes through the data cache, so it is
- * cleaned to where instruction fetches see it, and the I-cache dropped.
+ * Page 0 leaves the map, so that a NULL pointer faults: a load or store
+ * as a data abort, a call as a prefetch abort, each naming address 0.
+ * head.S mapped it through page_table_low. The entry is cleaned to memory
+ * (table walks of cores that have not turned on their caches yet read it
+ * there), and its TLB entry dropped on every core.
  */
-static void trap_null_calls(void)
+static void unmap_page0(void)
 {
-	unsigned long addr;
-
-	for (addr = 0; addr < 32; addr += 4)
-		asm volatile("str %0, [%1]" :: "r" (0xe7f000f0), "r" (addr)
-			     : "memory");	/* udf #0 */
-	asm volatile("mcr p15, 0, %0, c7, c11, 1\n\t"	/* DCCMVAU */
+	page_table_low[0] = 0;
+	asm volatile("dsb ishst\n\t"
+		     "mcr p15, 0, %0, c7, c10, 1\n\t"	/* DCCMVAC */
 		     "dsb ish\n\t"
-		     "mcr p15, 0, %0, c7, c5, 0\n\t"		/* ICIALLU */
-		     "mcr p15, 0, %0, c7, c5, 6\n\t"		/* BPIALL */
+		     "mcr p15, 0, %1, c8, c3, 3\n\t"	/* TLBIMVAAIS */
+		     "mcr p15, 0, %1, c7, c5, 6\n\t"	/* BPIALL */
 		     "dsb ish\n\t"
-		     "isb" :: "r" (0UL) : "memory");
+		     "isb"
+		     : : "r" (page_table_low), "r" (0UL) : "memory");
 }
 
 void __noreturn arm_start(unsigned long boot_params)
@@ -145,7 +144,7 @@ void __noreturn arm_start(unsigned long boot_params)
 		strlcpy(boot_command_line, cmdline, COMMAND_LINE_SIZE);
 	else
 		semihost_cmdline(boot_command_line, COMMAND_LINE_SIZE);
-	trap_null_calls();
+	unmap_page0();		/* the ATAGS or DTB there are read */
 
 	/* The Pi 2 has 1 GiB; the VideoCore takes the top of it. */
 	memblock_add(0, RAM_END);
