@@ -25,6 +25,26 @@ extern u32 page_table_low[];
 #define FDT_PROP	3
 #define FDT_NOP		4
 
+/*
+ * The command line tag is sized to its text: the NUL lies in its last
+ * word. A NUL well before that means the tag was written over after the
+ * loader made it. QEMU's raspi boards do that: their boot code for the
+ * other cores goes to 0x300, over the ATAGS at 0x100 when the command
+ * line is longer than about 460 characters. Refuse the remains.
+ */
+static const char *atag_cmdline_checked(const u32 *tag)
+{
+	const char *text = (const char *)&tag[2];
+	size_t room = (tag[0] - 2) * sizeof(u32);
+	size_t len = strnlen(text, room);
+
+	if (len == room || len + sizeof(u32) < room)
+		panic("ATAGS command line damaged: its tag holds %zu bytes, "
+		      "its text ends after %zu (QEMU raspi: boot the ELF for "
+		      "a long command line)", room, len);
+	return text;
+}
+
 /* Each ATAG: its size in words, its type, its data. ATAG_CORE comes first. */
 static const char *atags_cmdline(const u32 *tag)
 {
@@ -34,7 +54,7 @@ static const char *atags_cmdline(const u32 *tag)
 		return NULL;
 	for (n = 0; n < 64 && tag[0] >= 2; n++, tag += tag[0])
 		if (tag[1] == ATAG_CMDLINE)
-			return (const char *)&tag[2];
+			return atag_cmdline_checked(tag);
 	return NULL;
 }
 
@@ -96,22 +116,36 @@ static const char *loader_cmdline(unsigned long params)
 	return atags_cmdline((const u32 *)params);
 }
 
-/* QEMU's answer is the kernel's file name, then the -append string. */
-static bool semihost_cmdline(char *buf, size_t size)
+/*
+ * QEMU's answer is the kernel's file name, then the -append string. The
+ * buffer leaves room for a long path besides a full command line; what
+ * does not fit is refused by QEMU as a whole (the call fails, errno
+ * E2BIG), so refuse it here with a message instead of booting without
+ * options. NULL when there is no semihosting host (the board: our own
+ * vector fails every call, SYS_ERRNO included).
+ */
+#define SEMIHOST_PATH_ROOM	4096
+#define SEMIHOST_E2BIG		7
+
+static const char *semihost_cmdline(void)
 {
+	static char buf[SEMIHOST_PATH_ROOM + COMMAND_LINE_SIZE];
 	struct {
 		char *buf;
 		unsigned long size;
-	} block = { buf, size };
+	} block = { buf, sizeof(buf) };
 	char *args;
 
-	if (arm_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0)
-		return false;
-	buf[size - 1] = '\0';
+	if (arm_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0) {
+		if (arm_semihost(SEMIHOST_SYS_ERRNO, NULL) == SEMIHOST_E2BIG)
+			panic("semihosting command line longer than %zu bytes "
+			      "(with the kernel's file name): refused",
+			      sizeof(buf) - 1);
+		return NULL;
+	}
+	buf[sizeof(buf) - 1] = '\0';
 	args = strchr(buf, ' ');
-	memmove(buf, args ? args + 1 : buf + strlen(buf),
-		strlen(args ? args + 1 : "") + 1);
-	return true;
+	return args ? args + 1 : "";
 }
 
 /*
@@ -140,10 +174,10 @@ void __noreturn arm_start(unsigned long boot_params)
 
 	arm_serial_init();
 	cmdline = loader_cmdline(boot_params);
+	if (!cmdline)
+		cmdline = semihost_cmdline();
 	if (cmdline)
-		strlcpy(boot_command_line, cmdline, COMMAND_LINE_SIZE);
-	else
-		semihost_cmdline(boot_command_line, COMMAND_LINE_SIZE);
+		setup_command_line(cmdline);
 	unmap_page0();		/* the ATAGS or DTB there are read */
 
 	/* The Pi 2 has 1 GiB; the VideoCore takes the top of it. */
