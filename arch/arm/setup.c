@@ -30,7 +30,7 @@ extern u32 page_table_low[];
  * word. A NUL well before that means the tag was written over after the
  * loader made it. QEMU's raspi boards do that: their boot code for the
  * other cores goes to 0x300, over the ATAGS at 0x100 when the command
- * line is longer than about 460 characters. Refuse the remains.
+ * line is longer than 467 characters. Refuse the remains.
  */
 static const char *atag_cmdline_checked(const u32 *tag)
 {
