@@ -2,8 +2,8 @@
 /*
  * What every arch provides to the arch-neutral kernel. An arch's entry code
  * sets up a boot stack (whose base is init_task's thread_info), calls
- * arch_console_init(), fills boot_command_line and the memory map
- * (memblock_add), and calls start_kernel().
+ * arch_console_init(), fills boot_command_line (setup_command_line()) and
+ * the memory map (memblock_add), and calls start_kernel().
  */
 #ifndef _ARCH_H
 #define _ARCH_H
@@ -12,8 +12,16 @@
 
 struct task_struct;
 
-#define COMMAND_LINE_SIZE	512
+/*
+ * The kernel command line: up to 4 KiB of characters. A longer one is
+ * refused at boot (a panic that says so), never cut: a cut would drop
+ * the options at its end without a word.
+ */
+#define COMMAND_LINE_MAX	4096
+#define COMMAND_LINE_SIZE	(COMMAND_LINE_MAX + 1)	/* and the NUL */
 extern char boot_command_line[COMMAND_LINE_SIZE];
+/* The arch hands over the loader's command line with this. */
+void setup_command_line(const char *cmdline);
 
 void __noreturn start_kernel(void);
 
@@ -39,6 +47,13 @@ void arch_task_setup(struct task_struct *p, void (*entry)(void));
 /* Backtraces: walk the frame pointers from fp. */
 void arch_dump_stack_from(unsigned long fp, unsigned long pc);
 unsigned long arch_task_frame(struct task_struct *p);
+
+/*
+ * Memory access that may fault (kernel/mm/maccess.c): copies byte by byte
+ * until done or until a load or store faults, and returns the number of
+ * bytes not copied. Its accesses are in the exception table.
+ */
+unsigned long arch_copy_nofault(void *dst, const void *src, size_t size);
 
 void __noreturn arch_exit(int status);
 void arch_halt_cpu(void);

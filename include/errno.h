@@ -8,6 +8,7 @@
 #define EIO		5
 #define EAGAIN		11
 #define ENOMEM		12
+#define EFAULT		14
 #define EBUSY		16
 #define EEXIST		17
 #define EINVAL		22

@@ -24,5 +24,7 @@ void timer_interrupt(void);
  */
 void oops_begin(void);
 void __noreturn oops_end(bool irqs_were_on);
+/* The report's line naming the address an access faulted on. */
+void oops_bad_address(unsigned long addr);
 
 #endif

@@ -14,10 +14,9 @@
 #define MAX_PAGE_ORDER	10
 
 /*
- * Where the kernel sees a physical address. Paging is off on i386, so the
- * two are the same, and the kernel reaches everything below 4 GiB. x86_64
- * will map low memory 1:1, keeping these the identity below the end of
- * that mapping, which PHYS_REACHABLE_END will then name.
+ * Where the kernel sees a physical address. Every arch maps memory 1:1
+ * (virtual == physical), so the two are the same below 4 GiB; only page 0
+ * is left unmapped everywhere, so that a NULL pointer faults.
  */
 #define PHYS_REACHABLE_END	(1ULL << 32)
 
@@ -55,5 +54,13 @@ struct mm_stats {
 	unsigned long double_free;
 };
 extern struct mm_stats mm_stats;
+
+/*
+ * Copy size bytes where one side may be a bad address (unmapped, NULL):
+ * 0 when every byte was copied, -EFAULT when an access faulted (then an
+ * unknown part was copied). A fault here prints nothing.
+ */
+long copy_from_kernel_nofault(void *dst, const void *src, size_t size);
+long copy_to_kernel_nofault(void *dst, const void *src, size_t size);
 
 #endif

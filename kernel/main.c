@@ -13,6 +13,8 @@
  *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
+ *   cmdline_pad=N,...	ignored; tests/kernel_test.c checks that it arrived
+ *			whole (N characters) in a long command line
  *   bench=synchro|vfs|overhead|all	run benchmarks instead of the tests; they
  *			and their synchro.* and vfs.* options are in
  *			kernel/bench/bench.c
@@ -29,7 +31,8 @@
 #include <bench.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
-static char test_glob[128] = "*";
+/* Points into parse_command_line()'s copy, which stays: no length limit. */
+static const char *test_glob = "*";
 
 void task_init_boot(void);
 void sched_start(void);
@@ -44,7 +47,7 @@ struct boot_param {
 
 static void set_test(const char *v)
 {
-	strlcpy(test_glob, v, sizeof(test_glob));
+	test_glob = v;
 }
 
 static void set_maxcpus(const char *v)
@@ -101,6 +104,33 @@ static void parse_option(char *opt)
 		}
 	}
 	bench_parse_option(opt, eq + 1);
+}
+
+void setup_command_line(const char *cmdline)
+{
+	size_t len = strnlen(cmdline, COMMAND_LINE_SIZE);
+
+	if (len > COMMAND_LINE_MAX)
+		panic("kernel command line longer than %d characters: refused",
+		      COMMAND_LINE_MAX);
+	memcpy(boot_command_line, cmdline, len + 1);
+}
+
+/* In pieces: one printk() holds only a few hundred characters. */
+static void print_command_line(void)
+{
+	const char *p = boot_command_line;
+	size_t left = strlen(p);
+
+	printk("Command line: ");
+	while (left) {
+		int n = min(left, (size_t)256);
+
+		printk("%.*s", n, p);
+		p += n;
+		left -= n;
+	}
+	printk("\n");
 }
 
 static void parse_command_line(void)
@@ -163,7 +193,7 @@ void __noreturn start_kernel(void)
 	       "UP",
 #endif
 	       CONFIG_NR_CPUS, CONFIG_HZ);
-	printk("Command line: %s\n", boot_command_line);
+	print_command_line();
 	parse_command_line();
 	task_init_boot();
 	arch_trap_init();

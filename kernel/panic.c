@@ -8,6 +8,7 @@
 #include <arch.h>
 #include <irq.h>
 #include <printk.h>
+#include <mm.h>
 #include <sched.h>
 #include <kunit/test.h>
 
@@ -52,6 +53,20 @@ void oops_begin(void)
 {
 	printk_bust_locks();
 	printk("------------[ cut here ]------------\n");
+}
+
+/*
+ * The first page is never mapped, so that a NULL pointer (or a small
+ * offset from one, a member of a struct through NULL) faults: say so,
+ * since that is the most common bug there is.
+ */
+void oops_bad_address(unsigned long addr)
+{
+	const char *what = addr < PAGE_SIZE ? "NULL pointer dereference" :
+					      "paging request";
+
+	printk("BUG: unable to handle kernel %s at %0*lx\n", what,
+	       (int)(2 * sizeof(long)), addr);
 }
 
 /*

@@ -91,7 +91,12 @@ int vprintk(const char *fmt, va_list args)
 	bool took;
 	int len, i;
 
-	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	len = vsnprintf(buf, sizeof(buf), fmt, args);
+	if (len >= (int)sizeof(buf)) {
+		/* Cut: still end the line, or the next message joins it. */
+		len = sizeof(buf) - 1;
+		buf[len - 1] = '\n';
+	}
 	flags = arch_local_irq_save();
 	took = console_take();
 	for (i = 0; i < len; i++) {

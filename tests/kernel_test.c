@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kernel basics: the symbol table, %pS, WARN_ON, the printk log. */
+/*
+ * Kernel basics: the symbol table, %pS, WARN_ON, the printk log, the
+ * command line.
+ */
 #include <kernel.h>
 #include <string.h>
 #include <kallsyms.h>
 #include <mutex.h>
 #include <printk.h>
+#include <arch.h>
 #include <kunit/test.h>
 
 static void symbol_of_a_function(struct kunit *test)
@@ -54,11 +58,49 @@ static void printk_log_finds_lines(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, printk_log_find(printk_log_pos(), "marker"));
 }
 
+/* A line too long for printk's buffer is cut, but still ends its line. */
+static void printk_long_line_keeps_newline(struct kunit *test)
+{
+	static char line[1024];
+	unsigned long pos = printk_log_pos();
+
+	memset(line, 'y', sizeof(line) - 1);
+	printk("kernel_test: %s\n", line);
+	printk("kernel_test: after the long line\n");
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+			"y\nkernel_test: after the long line\n"));
+}
+
+/*
+ * Boot with "cmdline_pad=N,xxx..." (N the length of that whole word) and
+ * more options after it to check that a long command line arrives whole:
+ * the word must be exactly N characters and be followed by the rest. The
+ * kernel ignores the option. Skipped when it is not there.
+ */
+static void command_line_arrives_whole(struct kunit *test)
+{
+	const char *pad = strstr(boot_command_line, "cmdline_pad=");
+	const char *end;
+	unsigned long want;
+
+	if (!pad)
+		kunit_skip(test, "no cmdline_pad= on the command line");
+	want = simple_strtoul(pad + strlen("cmdline_pad="), NULL, 10);
+	end = strchr(pad, ' ');
+	KUNIT_ASSERT_NOT_NULL(test, end);
+	KUNIT_EXPECT_EQ(test, end - pad, want);
+	KUNIT_EXPECT_GT(test, strlen(end + 1), 0);
+	kunit_info(test, "command line of %zu characters\n",
+		   strlen(boot_command_line));
+}
+
 static struct kunit_case kernel_cases[] = {
 	KUNIT_CASE(symbol_of_a_function),
 	KUNIT_CASE(percent_ps_prints_symbols),
 	KUNIT_CASE(warn_on_counts_and_goes_on),
 	KUNIT_CASE(printk_log_finds_lines),
+	KUNIT_CASE(printk_long_line_keeps_newline),
+	KUNIT_CASE(command_line_arrives_whole),
 	{}
 };
 

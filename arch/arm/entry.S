@@ -30,12 +30,28 @@
 	str	lr, [sp, #PT_LR]
 .endm
 
+/* Back to the interrupted code, with the pc and cpsr in the frame. */
+.macro restore_regs
+	clrex				@ no ldrex of the interrupted code survives
+	ldr	lr, [sp, #PT_LR]
+	ldmia	sp, {r0-r12}
+	add	sp, sp, #PT_PC
+	rfeia	sp!			@ pc and cpsr back in one step
+.endm
+
+/*
+ * arm_handle_fault() returns only when the exception table knew the
+ * faulting instruction and moved the frame's pc to its fixup.
+ */
 .macro fault kind, lr_adjust
 	save_regs \lr_adjust
-	mov	r0, sp
-	mov	r1, #\kind
+	mov	r4, sp			@ r4 survives the call
 	bic	sp, sp, #7		@ the AAPCS wants an 8-byte aligned sp
-	bl	arm_handle_fault	@ never returns
+	mov	r0, r4
+	mov	r1, #\kind
+	bl	arm_handle_fault
+	mov	sp, r4
+	restore_regs
 .endm
 
 	.text
@@ -77,8 +93,4 @@ vec_irq:
 	mov	r0, r4
 	bl	arm_handle_irq
 	mov	sp, r4
-	clrex				@ no ldrex of the interrupted code survives
-	ldr	lr, [sp, #PT_LR]
-	ldmia	sp, {r0-r12}
-	add	sp, sp, #PT_PC
-	rfeia	sp!			@ pc and cpsr back in one step
+	restore_regs

@@ -11,9 +11,10 @@
  *    the link address. Cores 1-3 then park themselves in the same mailbox
  *    loop, so that SMP start-up is the same in both cases.
  *
- * Then core 0 clears .bss, builds the page table, turns on the MMU and
- * caches, installs the exception vectors and calls arm_start(r2) on the
- * boot stack (init_task's), which never returns.
+ * Then core 0 clears .bss, builds the page tables, turns on the MMU and
+ * caches, installs the exception vectors (VBAR: they stay in the kernel's
+ * text, not at 0) and calls arm_start(r2) on the boot stack (init_task's),
+ * which never returns.
  */
 #include <asm/thread_info.h>
 #include <asm/ptrace.h>
@@ -34,6 +35,20 @@
 #define SECT_NORMAL	(SECT | SECT_TEX1 | SECT_C | SECT_B | SECT_AP_RW | SECT_S)
 /* Shareable device: no caching, no speculation, no execution. */
 #define SECT_DEVICE	(SECT | SECT_B | SECT_XN | SECT_AP_RW)
+
+/*
+ * A first-level entry pointing to a second-level ("coarse") table, and
+ * that table's 4 KiB small pages, with the same attributes as SECT_NORMAL.
+ */
+#define PDE_COARSE	0x1
+#define PAGE_SMALL	0x2
+#define PAGE_B		(1 << 2)
+#define PAGE_C		(1 << 3)
+#define PAGE_AP_RW	(3 << 4)
+#define PAGE_TEX1	(1 << 6)
+#define PAGE_S		(1 << 10)
+#define PAGE_NORMAL	(PAGE_SMALL | PAGE_TEX1 | PAGE_C | PAGE_B | PAGE_AP_RW | \
+			 PAGE_S)
 
 /* TTBR0: table walks inner/outer write-back write-allocate, shareable. */
 #define TTBR_WALK	((1 << 6) | (1 << 3) | (1 << 1))
@@ -182,8 +197,11 @@ enter_svc:
  * An identity map of the first 4 GiB in 1 MiB sections: RAM (and the
  * VideoCore's part, never touched) as normal memory, the peripherals and
  * the local block as device memory, the rest unmapped so that a stray
- * pointer faults. Written with the caches off, so it is in memory when
- * the other cores' table walks read it.
+ * pointer faults. The first MiB goes through a second-level table of
+ * 4 KiB pages instead (page_table_low), so that arm_start() can unmap
+ * page 0 once it has read the loader's ATAGS or device tree there.
+ * Written with the caches off, so it is in memory when the other cores'
+ * table walks read it.
  */
 build_page_table:
 	ldr	r0, =page_table
@@ -200,6 +218,17 @@ build_page_table:
 	add	r1, r1, #1
 	cmp	r1, #4096
 	bne	1b
+
+	ldr	r3, =page_table_low
+	ldr	r4, =PAGE_NORMAL
+	mov	r1, #0			@ page index
+3:	orr	r2, r4, r1, lsl #12
+	str	r2, [r3, r1, lsl #2]
+	add	r1, r1, #1
+	cmp	r1, #256
+	bne	3b
+	orr	r2, r3, #PDE_COARSE
+	str	r2, [r0]		@ the first MiB: through the small pages
 	dsb	sy
 	bx	lr
 
@@ -242,6 +271,9 @@ cpu_setup:
 	.balign 16384			@ TTBR0 needs the table 16 KiB aligned
 page_table:
 	.skip 16384
+	.globl page_table_low		@ setup.c unmaps its page 0
+page_table_low:				@ 256 entries: 1 KiB, 1 KiB aligned
+	.skip 1024
 
 	.balign THREAD_SIZE
 	.globl init_thread_stack

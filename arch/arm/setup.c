@@ -15,6 +15,7 @@
 #include <asm/rpi.h>
 
 extern char __kernel_start[], __kernel_end[];
+extern u32 page_table_low[];
 
 #define ATAG_CORE	0x54410001
 #define ATAG_CMDLINE	0x54410009
@@ -23,6 +24,26 @@ extern char __kernel_start[], __kernel_end[];
 #define FDT_END_NODE	2
 #define FDT_PROP	3
 #define FDT_NOP		4
+
+/*
+ * The command line tag is sized to its text: the NUL lies in its last
+ * word. A NUL well before that means the tag was written over after the
+ * loader made it. QEMU's raspi boards do that: their boot code for the
+ * other cores goes to 0x300, over the ATAGS at 0x100 when the command
+ * line is longer than 467 characters. Refuse the remains.
+ */
+static const char *atag_cmdline_checked(const u32 *tag)
+{
+	const char *text = (const char *)&tag[2];
+	size_t room = (tag[0] - 2) * sizeof(u32);
+	size_t len = strnlen(text, room);
+
+	if (len == room || len + sizeof(u32) < room)
+		panic("ATAGS command line damaged: its tag holds %zu bytes, "
+		      "its text ends after %zu (QEMU raspi: boot the ELF for "
+		      "a long command line)", room, len);
+	return text;
+}
 
 /* Each ATAG: its size in words, its type, its data. ATAG_CORE comes first. */
 static const char *atags_cmdline(const u32 *tag)
@@ -33,7 +54,7 @@ static const char *atags_cmdline(const u32 *tag)
 		return NULL;
 	for (n = 0; n < 64 && tag[0] >= 2; n++, tag += tag[0])
 		if (tag[1] == ATAG_CMDLINE)
-			return (const char *)&tag[2];
+			return atag_cmdline_checked(tag);
 	return NULL;
 }
 
@@ -95,44 +116,56 @@ static const char *loader_cmdline(unsigned long params)
 	return atags_cmdline((const u32 *)params);
 }
 
-/* QEMU's answer is the kernel's file name, then the -append string. */
-static bool semihost_cmdline(char *buf, size_t size)
+/*
+ * QEMU's answer is the kernel's file name, then the -append string. The
+ * buffer leaves room for a long path besides a full command line; what
+ * does not fit is refused by QEMU as a whole (the call fails, errno
+ * E2BIG), so refuse it here with a message instead of booting without
+ * options. NULL when there is no semihosting host (the board: our own
+ * vector fails every call, SYS_ERRNO included).
+ */
+#define SEMIHOST_PATH_ROOM	4096
+#define SEMIHOST_E2BIG		7
+
+static const char *semihost_cmdline(void)
 {
+	static char buf[SEMIHOST_PATH_ROOM + COMMAND_LINE_SIZE];
 	struct {
 		char *buf;
 		unsigned long size;
-	} block = { buf, size };
+	} block = { buf, sizeof(buf) };
 	char *args;
 
-	if (arm_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0)
-		return false;
-	buf[size - 1] = '\0';
+	if (arm_semihost(SEMIHOST_SYS_GET_CMDLINE, &block) != 0) {
+		if (arm_semihost(SEMIHOST_SYS_ERRNO, NULL) == SEMIHOST_E2BIG)
+			panic("semihosting command line longer than %zu bytes "
+			      "(with the kernel's file name): refused",
+			      sizeof(buf) - 1);
+		return NULL;
+	}
+	buf[sizeof(buf) - 1] = '\0';
 	args = strchr(buf, ' ');
-	memmove(buf, args ? args + 1 : buf + strlen(buf),
-		strlen(args ? args + 1 : "") + 1);
-	return true;
+	return args ? args + 1 : "";
 }
 
 /*
- * Address 0 is RAM here, and zeros decode as harmless instructions: a
- * call through a NULL pointer would slide into the kernel's entry code.
- * An undefined instruction there turns it into a fault report instead,
- * with the caller in lr. The store goes through the data cache, so it is
- * cleaned to where instruction fetches see it, and the I-cache dropped.
+ * Page 0 leaves the map, so that a NULL pointer faults: a load or store
+ * as a data abort, a call as a prefetch abort, each naming address 0.
+ * head.S mapped it through page_table_low. The entry is cleaned to memory
+ * (table walks of cores that have not turned on their caches yet read it
+ * there), and its TLB entry dropped on every core.
  */
-static void trap_null_calls(void)
+static void unmap_page0(void)
 {
-	unsigned long addr;
-
-	for (addr = 0; addr < 32; addr += 4)
-		asm volatile("str %0, [%1]" :: "r" (0xe7f000f0), "r" (addr)
-			     : "memory");	/* udf #0 */
-	asm volatile("mcr p15, 0, %0, c7, c11, 1\n\t"	/* DCCMVAU */
+	page_table_low[0] = 0;
+	asm volatile("dsb ishst\n\t"
+		     "mcr p15, 0, %0, c7, c10, 1\n\t"	/* DCCMVAC */
 		     "dsb ish\n\t"
-		     "mcr p15, 0, %0, c7, c5, 0\n\t"		/* ICIALLU */
-		     "mcr p15, 0, %0, c7, c5, 6\n\t"		/* BPIALL */
+		     "mcr p15, 0, %1, c8, c3, 3\n\t"	/* TLBIMVAAIS */
+		     "mcr p15, 0, %1, c7, c5, 6\n\t"	/* BPIALL */
 		     "dsb ish\n\t"
-		     "isb" :: "r" (0UL) : "memory");
+		     "isb"
+		     : : "r" (page_table_low), "r" (0UL) : "memory");
 }
 
 void __noreturn arm_start(unsigned long boot_params)
@@ -141,11 +174,11 @@ void __noreturn arm_start(unsigned long boot_params)
 
 	arm_serial_init();
 	cmdline = loader_cmdline(boot_params);
+	if (!cmdline)
+		cmdline = semihost_cmdline();
 	if (cmdline)
-		strlcpy(boot_command_line, cmdline, COMMAND_LINE_SIZE);
-	else
-		semihost_cmdline(boot_command_line, COMMAND_LINE_SIZE);
-	trap_null_calls();
+		setup_command_line(cmdline);
+	unmap_page0();		/* the ATAGS or DTB there are read */
 
 	/* The Pi 2 has 1 GiB; the VideoCore takes the top of it. */
 	memblock_add(0, RAM_END);

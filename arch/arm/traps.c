@@ -9,6 +9,7 @@
 #include <irq.h>
 #include <sched.h>
 #include <smp.h>
+#include <extable.h>
 #include <asm/ptrace.h>
 #include <asm/rpi.h>
 
@@ -42,24 +43,54 @@ static void show_regs(struct pt_regs *r)
 	       g[3], g[2], g[1], g[0]);
 }
 
-void arm_handle_fault(struct pt_regs *regs, unsigned int kind)
+/* Fault status bit 11 (DFSR.WnR): the abort was a write. */
+#define DFSR_WRITE	(1 << 11)
+
+/*
+ * A data abort at an instruction listed in the exception table was
+ * expected (copy_from_kernel_nofault and friends): continue at its fixup,
+ * which reports the error to the caller.
+ */
+static bool fixup_exception(struct pt_regs *regs, unsigned int kind)
+{
+	unsigned long fixup;
+
+	if (kind != FAULT_DABT)
+		return false;
+	fixup = search_exception_table(regs->pc);
+	if (!fixup)
+		return false;
+	regs->pc = fixup;
+	return true;
+}
+
+/* The faulting address: DFAR for a load or store, IFAR for a fetch. */
+static void show_fault_address(unsigned int kind)
 {
 	unsigned long far, fsr;
 
-	oops_begin();
-	printk("Oops: %s at %08lx\n", fault_names[kind], regs->pc);
 	if (kind == FAULT_DABT) {
 		asm volatile("mrc p15, 0, %0, c6, c0, 0" : "=r" (far));
 		asm volatile("mrc p15, 0, %0, c5, c0, 0" : "=r" (fsr));
-		printk("BUG: unable to handle kernel access at address %08lx "
-		       "(DFSR %08lx, %s)\n", far, fsr,
-		       fsr & (1 << 11) ? "write" : "read");
+		oops_bad_address(far);
+		printk("DFSR %08lx (%s)\n", fsr,
+		       fsr & DFSR_WRITE ? "write" : "read");
 	} else if (kind == FAULT_PABT) {
 		asm volatile("mrc p15, 0, %0, c6, c0, 2" : "=r" (far));
 		asm volatile("mrc p15, 0, %0, c5, c0, 1" : "=r" (fsr));
-		printk("BUG: unable to fetch an instruction at %08lx "
-		       "(IFSR %08lx)\n", far, fsr);
+		oops_bad_address(far);
+		printk("IFSR %08lx (instruction fetch)\n", fsr);
 	}
+}
+
+/* Returns only when the fault was expected and regs->pc now fixes it up. */
+void arm_handle_fault(struct pt_regs *regs, unsigned int kind)
+{
+	if (fixup_exception(regs, kind))
+		return;
+	oops_begin();
+	printk("Oops: %s at %08lx\n", fault_names[kind], regs->pc);
+	show_fault_address(kind);
 	show_regs(regs);
 	printk("Call Trace:\n");
 	arch_dump_stack_from(regs_fp(regs), regs->pc);

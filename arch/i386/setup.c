@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * i386 early setup: from the multiboot loader's hand-off to start_kernel().
- * Loads our own GDT (the loader's may be anywhere), then reads the
- * multiboot info (arch/x86/multiboot.c).
+ * Loads our own GDT (the loader's may be anywhere), reads the multiboot
+ * info (arch/x86/multiboot.c) and the BIOS data in page 0, then turns on
+ * paging (paging.c), which leaves page 0 out.
  */
 #include <kernel.h>
 #include <arch.h>
@@ -38,7 +39,9 @@ void __noreturn i386_start(u32 magic, u32 info)
 {
 	x86_serial_init();
 	x86_load_gdt();
-	/* No paging: all RAM below 4 GiB is reachable. */
+	/* All RAM below 4 GiB is reachable: paging maps it 1:1. */
 	x86_multiboot_setup(magic, info, 1ULL << 32);
+	x86_read_bios_data();
+	x86_paging_init();	/* nothing reads page 0 after this */
 	start_kernel();
 }

@@ -2,8 +2,9 @@
  * The i386 start-up trampoline for the other CPUs. It is copied to
  * TRAMPOLINE_ADDR (0x8000), where a CPU starts in 16-bit real mode after
  * STARTUP. It switches to 32-bit protected mode with a flat GDT of its own,
- * loads the stack the boot CPU left in tramp_stack, and calls into the
- * kernel. Addresses are computed relative to the copy, not the link.
+ * loads the stack the boot CPU left in tramp_stack, turns on paging with
+ * the boot CPU's page directory (paging.c) and calls into the kernel.
+ * Addresses are computed relative to the copy, not the link.
  */
 #define TRAMPOLINE_ADDR	0x8000
 #define REL(x)		((x) - tramp_start + TRAMPOLINE_ADDR)
@@ -31,6 +32,9 @@ tramp32:
 	movw	%ax, %gs
 	movl	REL(tramp_stack), %esp
 	xorl	%ebp, %ebp
+	/* Absolute calls: a relative one would be off in the copy. */
+	movl	$i386_paging_enable, %eax	/* the boot CPU's page tables */
+	call	*%eax
 	movl	$x86_secondary_entry, %eax
 	call	*%eax
 1:	hlt

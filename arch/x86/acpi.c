@@ -4,7 +4,8 @@
  * firmware without ACPI, each processor entry of the Intel MP table. With
  * QEMU 7.2 and SeaBIOS only the MADT lists every CPU of "-smp N", so it is
  * read first. Physical memory below 4 GiB is reachable as is on both x86
- * arches (i386 runs without paging, x86_64 maps it 1:1).
+ * arches (both map it 1:1), except page 0, which holds the BIOS data area:
+ * x86_read_bios_data() copies what we need from it before it goes.
  */
 #include <kernel.h>
 #include <string.h>
@@ -54,6 +55,8 @@ struct mp_config {
 #define MP_PROCESSOR		0
 #define MP_CPU_ENABLED		1
 
+#define BIOS_EBDA_SEGMENT	0x40e
+
 u32 x86_cpu_apic_id[X86_MAX_CPUS];
 unsigned int x86_nr_cpus_found;
 
@@ -84,14 +87,25 @@ static void *scan(unsigned long start, unsigned long len, const char *sig,
 	return NULL;
 }
 
-/* The BIOS data area gives the EBDA's segment; then the BIOS ROM area. */
+/*
+ * Where the EBDA starts, from its segment in the BIOS data area at 0x40e.
+ * That word lies in page 0, which is unmapped before the CPUs are looked
+ * for, so it is read early, once.
+ */
+static unsigned long ebda_base;
+
+void x86_read_bios_data(void)
+{
+	ebda_base = (unsigned long)*(u16 *)phys(BIOS_EBDA_SEGMENT) << 4;
+}
+
+/* The tables lie in the EBDA's first KiB or in the BIOS ROM area. */
 static void *find_in_bios(const char *sig, size_t siglen, size_t csum_len)
 {
-	unsigned long ebda = (unsigned long)*(u16 *)phys(0x40e) << 4;
 	void *p = NULL;
 
-	if (ebda)
-		p = scan(ebda, 1024, sig, siglen, csum_len);
+	if (ebda_base)
+		p = scan(ebda_base, 1024, sig, siglen, csum_len);
 	return p ? p : scan(0xe0000, 0x20000, sig, siglen, csum_len);
 }
 

@@ -2,11 +2,10 @@
 /*
  * The multiboot (version 1) hand-off both x86 arches boot with, from QEMU's
  * -kernel or GRUB: the command line and the memory map of the info block
- * the loader left, as 32-bit physical addresses (usable as pointers: i386
- * runs without paging, x86_64 maps the first 4 GiB 1:1).
+ * the loader left, as 32-bit physical addresses (usable as pointers: both
+ * arches map the first 4 GiB 1:1). It runs before page 0 is unmapped.
  */
 #include <kernel.h>
-#include <string.h>
 #include <arch.h>
 #include <mm.h>
 #include <asm/x86.h>
@@ -71,8 +70,7 @@ void x86_multiboot_setup(u32 magic, u32 info, u64 ram_end)
 	if (magic != MULTIBOOT_LOADER_MAGIC)
 		panic("not started by a multiboot loader (magic %#x)", magic);
 	if (mbi->flags & MBI_FLAG_CMDLINE)
-		strlcpy(boot_command_line, (const char *)(uintptr)mbi->cmdline,
-			COMMAND_LINE_SIZE);
+		setup_command_line((const char *)(uintptr)mbi->cmdline);
 	parse_memory_map(mbi, ram_end);
 	/* The first MiB holds the BIOS, the trampoline and the tables. */
 	memblock_reserve(0, 0x100000);

@@ -9,6 +9,7 @@
 #include <arch.h>
 #include <irq.h>
 #include <sched.h>
+#include <extable.h>
 #include <asm/ptrace.h>
 #include <asm/x86.h>
 
@@ -41,19 +42,37 @@ static void do_exception(struct pt_regs *regs)
 	oops_begin();
 	printk("Oops: %s (exception %lu), error code %#lx\n",
 	       name ? name : "unknown", regs->vector, regs->error_code);
-	if (regs->vector == 14)
-		printk("BUG: unable to handle kernel access at address %0*lx\n",
-		       ADDR_DIGITS, read_cr2());
+	if (regs->vector == X86_TRAP_PF)
+		oops_bad_address(read_cr2());
 	x86_show_regs(regs);
 	printk("Call Trace:\n");
 	arch_dump_stack_from(regs_fp(regs), regs_pc(regs));
 	oops_end(regs_irqs_on(regs));
 }
 
+/*
+ * A page fault, or a general protection fault (x86_64: a non-canonical
+ * address), at an instruction listed in the exception table was expected:
+ * continue at its fixup, which reports the error to the caller.
+ */
+static bool fixup_exception(struct pt_regs *regs)
+{
+	unsigned long fixup;
+
+	if (regs->vector != X86_TRAP_PF && regs->vector != X86_TRAP_GP)
+		return false;
+	fixup = search_exception_table(regs_pc(regs));
+	if (!fixup)
+		return false;
+	regs_pc(regs) = fixup;
+	return true;
+}
+
 void x86_handle_trap(struct pt_regs *regs)
 {
 	if (regs->vector < 32) {
-		do_exception(regs);
+		if (!fixup_exception(regs))
+			do_exception(regs);
 		return;
 	}
 	irq_enter();

@@ -4,7 +4,8 @@
  * paging off, interrupts off, EAX = the multiboot magic, EBX = the info
  * block. Long mode needs paging, so this code first builds page tables
  * that map the first 4 GiB 1:1 with 2 MiB pages (RAM, the local APIC at
- * 0xfee00000 and the ACPI tables all lie there), turns on PAE, EFER.LME
+ * 0xfee00000 and the ACPI tables all lie there; the first 2 MiB in 4 KiB
+ * pages, so that setup.c can unmap page 0), turns on PAE, EFER.LME
  * and paging, and jumps to a 64-bit code segment. The kernel is linked at
  * the address it is loaded at, so nothing has to move.
  */
@@ -55,7 +56,10 @@ _start:
 
 /*
  * PML4[0] -> PDPT; PDPT[0..3] -> four page directories, each mapping 1 GiB
- * with 512 large pages. Clobbers EAX, EBX, ECX.
+ * with 512 large pages, except the first 2 MiB, which go through a page
+ * table of 4 KiB pages (boot_pt) so that page 0 alone can be unmapped
+ * once the BIOS data in it has been read (setup.c). Clobbers EAX, EBX,
+ * ECX.
  */
 build_page_tables:
 	movl	$boot_pdpt, %eax
@@ -79,6 +83,18 @@ build_page_tables:
 	incl	%ecx
 	cmpl	$2048, %ecx
 	jb	2b
+
+	/* The first 2 MiB in 512 small pages: entry i maps i * 4 KiB. */
+	movl	$boot_pt, %eax
+	orl	$(PTE_PRESENT | PTE_WRITE), %eax
+	movl	%eax, boot_pd
+	movl	$(PTE_PRESENT | PTE_WRITE), %eax
+	xorl	%ecx, %ecx
+3:	movl	%eax, boot_pt(, %ecx, 8)
+	addl	$4096, %eax
+	incl	%ecx
+	cmpl	$512, %ecx
+	jb	3b
 	ret
 
 /*
@@ -165,6 +181,9 @@ boot_pdpt:
 	.skip	4096
 boot_pd:
 	.skip	4 * 4096
+	.globl	boot_pt
+boot_pt:
+	.skip	4096
 
 	.balign THREAD_SIZE
 	.globl init_thread_stack

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86_64 early setup: from boot.S, already in long mode on the 1:1 map, to
- * start_kernel(): the 64-bit GDT, then the multiboot info
- * (arch/x86/multiboot.c).
+ * start_kernel(): the 64-bit GDT, the multiboot info (arch/x86/multiboot.c)
+ * and the BIOS data in page 0, then page 0 is unmapped.
  */
 #include <kernel.h>
 #include <arch.h>
@@ -10,6 +10,7 @@
 #include <asm/x86.h>
 
 extern char gdt64_desc[];
+extern u64 boot_pt[];
 
 /*
  * Load the kernel's GDT (boot.S) and reload every segment register. CS
@@ -38,11 +39,24 @@ void x86_load_gdt(void)
 		     : "memory");
 }
 
+/*
+ * Page 0 leaves the 1:1 map, so that a NULL pointer faults. boot.S mapped
+ * it in a page table of its own (boot_pt); every CPU shares these tables,
+ * and the others start only later, so one invlpg here is enough.
+ */
+void x86_paging_init(void)
+{
+	boot_pt[0] = 0;
+	asm volatile("invlpg (%0)" : : "r" (0UL) : "memory");
+}
+
 void __noreturn x86_64_start(u32 magic, u32 info)
 {
 	x86_serial_init();
 	x86_load_gdt();
 	/* RAM above the 1:1 map would be unreachable. */
 	x86_multiboot_setup(magic, info, IDENTITY_MAP_END);
+	x86_read_bios_data();
+	x86_paging_init();	/* nothing reads page 0 after this */
 	start_kernel();
 }

@@ -71,6 +71,7 @@ void arm_udelay(unsigned long us);
 long arm_semihost(unsigned long op, void *arg);
 void arm_secondary_entry(void);
 
+#define SEMIHOST_SYS_ERRNO		0x13
 #define SEMIHOST_SYS_GET_CMDLINE	0x15
 #define SEMIHOST_SYS_EXIT_EXTENDED	0x20
 #endif

@@ -15,7 +15,7 @@ struct pt_regs {
 #define regs_fp(r)	((r)->ebp)
 #define regs_irqs_on(r)	(((r)->eflags & 0x200) != 0)
 
-/* No paging: every address below 4 GiB can be read. */
+/* Paging maps every address below the last page (paging.c). */
 #define KERNEL_ADDR_END	0xfffff000UL
 #endif
 

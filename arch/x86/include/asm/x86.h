@@ -10,6 +10,8 @@
 #include <types.h>
 
 /* Interrupt vectors. 0-31 are the CPU's exceptions. */
+#define X86_TRAP_GP		13	/* general protection */
+#define X86_TRAP_PF		14	/* page fault */
 #define VEC_TIMER		0xef
 #define VEC_IPI_BASE		0xf0	/* + enum ipi_type */
 #define VEC_SPURIOUS		0xff
@@ -38,6 +40,10 @@ void lapic_timer_calibrate(void);
 extern u32 x86_cpu_apic_id[X86_MAX_CPUS];
 extern unsigned int x86_nr_cpus_found;
 void x86_find_cpus(void);
+/* Reads what x86_find_cpus() needs from page 0, before it is unmapped. */
+void x86_read_bios_data(void);
+/* Unmaps page 0 on this arch's page tables (i386: turns paging on). */
+void x86_paging_init(void);
 
 /* The PIT, used only to calibrate other clocks. */
 void pit_wait_start(unsigned int usecs);
