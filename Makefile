@@ -125,7 +125,8 @@ menuconfig: $(O)/.config
 # Goals that build this configuration read its options (make then builds
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
-	check-runner check-iso check-build sizes iso sdcard sdcard-check
+	check-runner check-iso check-build check-verdicts sizes iso sdcard \
+	sdcard-check
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
@@ -230,7 +231,7 @@ TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
 
-.PHONY: test torture bench check-runner check-iso check-build
+.PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
 	$(Q)$(CHECK_TOOLS) --with media $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL)
@@ -252,6 +253,10 @@ check-runner:
 check-iso:
 	$(Q)$(CHECK_TOOLS) --with media i386
 	$(Q)$(MX) check-iso --accel $(ACCEL)
+
+check-verdicts:
+	$(Q)$(CHECK_TOOLS) i386
+	$(Q)$(MX) check-verdicts --accel $(ACCEL)
 
 # The build itself is checked on a fresh machine's terms (make test runs
 # it): see scripts/check-build.sh.

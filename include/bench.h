@@ -91,7 +91,7 @@ void vfs_bench_report_ratio(const struct vfs_result *sem,
  * instead of the tests; synchro.* and vfs.* set their parameters.
  * bench_parse_option() returns false for a name that is not its own.
  */
-extern char bench_which[16];
+extern const char *bench_which;
 bool bench_parse_option(const char *name, const char *value);
 /* Returns the machine's exit status: 0, 1 if an invariant broke, 3. */
 int bench_run(const char *which);

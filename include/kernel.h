@@ -27,10 +27,18 @@ int vprintk(const char *fmt, va_list args);
 #define pr_info(fmt, ...)	printk(fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	printk(fmt, ##__VA_ARGS__)
 
-/* Exit statuses of the whole machine, as the host runner decodes them. */
-#define EXIT_TESTS_PASSED	0
-#define EXIT_TESTS_FAILED	1
-#define EXIT_CRASH		2
+/*
+ * Exit statuses of the whole machine, as the host runner decodes them
+ * (scripts/mutexos/verdict.py): each says what the run did, so that a run
+ * that listed the tests or measured is never taken for one that tested.
+ */
+#define EXIT_TESTS_PASSED	0	/* tests ran, every one passed */
+#define EXIT_TESTS_FAILED	1	/* tests ran, some failed */
+#define EXIT_CRASH		2	/* a panic, or a fault outside a test */
+#define EXIT_ERROR		3	/* bad input: nothing was run */
+#define EXIT_LISTED		4	/* test=list: listed the cases, ran none */
+#define EXIT_BENCH_DONE		5	/* bench=: measured, invariants held */
+#define EXIT_BENCH_FAILED	6	/* bench=: an invariant broke */
 
 /* "native", "dec", "xchg", "null" or "debug": the mutex build. */
 const char *mutex_build_name(void);

@@ -40,70 +40,68 @@ void smp_init(void);
 void hung_task_init(void);
 extern unsigned int kunit_default_timeout;
 
-struct boot_param {
-	const char *name;
-	void (*set)(const char *value);
-};
-
-static void set_test(const char *v)
-{
-	test_glob = v;
-}
-
-static void set_maxcpus(const char *v)
-{
-	setup_max_cpus = simple_strtoul(v, NULL, 0);
-	if (!setup_max_cpus)
-		setup_max_cpus = 1;
-}
-
-static void set_expect_cpus(const char *v)
-{
-	expected_cpus = simple_strtoul(v, NULL, 0);
-}
-
 /* Read by the stress tests (tests/helpers.h). */
 unsigned int stress_factor = 1;
+/* Only checked by tests/kernel_test.c, which finds it in the command line. */
+static const char *cmdline_pad;
+static unsigned int hung_task_secs = CONFIG_HUNG_TASK_TIMEOUT;
 
-static void set_stress(const char *v)
-{
-	stress_factor = simple_strtoul(v, NULL, 0) ?: 1;
-}
-
-static void set_hung_timeout(const char *v)
-{
-	sysctl_hung_task_timeout_secs = simple_strtoul(v, NULL, 0);
-}
-
-static void set_kunit_timeout(const char *v)
-{
-	kunit_default_timeout = simple_strtoul(v, NULL, 0);
-}
-
-static const struct boot_param boot_params[] = {
-	{ "test", set_test },
-	{ "maxcpus", set_maxcpus },
-	{ "expect_cpus", set_expect_cpus },
-	{ "stress", set_stress },
-	{ "hung_task_timeout", set_hung_timeout },
-	{ "kunit.timeout", set_kunit_timeout },
+/* An option is a string, or a whole number of at least min. */
+struct boot_param {
+	const char *name;
+	const char **str;
+	unsigned int *num;
+	unsigned int min;
 };
 
-static void parse_option(char *opt)
+static const struct boot_param boot_params[] = {
+	{ "test", .str = &test_glob },
+	{ "cmdline_pad", .str = &cmdline_pad },
+	{ "maxcpus", .num = &setup_max_cpus, .min = 1 },
+	{ "expect_cpus", .num = &expected_cpus },
+	{ "stress", .num = &stress_factor, .min = 1 },
+	{ "hung_task_timeout", .num = &hung_task_secs },
+	{ "kunit.timeout", .num = &kunit_default_timeout, .min = 1 },
+};
+
+/* A number that is not one, or too small, is refused, not guessed at. */
+static void set_param(const struct boot_param *bp, const char *value)
+{
+	char *end;
+	unsigned long v;
+
+	if (bp->str) {
+		*bp->str = value;
+		return;
+	}
+	v = simple_strtoul(value, &end, 0);
+	if (!*value || *end || v < bp->min || v > ~0U) {
+		printk("Bad value for %s=%s (a number of at least %u): ignored\n",
+		       bp->name, value, bp->min);
+		return;
+	}
+	*bp->num = v;
+}
+
+/* False if nothing knows the option. */
+static bool parse_option(char *opt)
 {
 	char *eq = strchr(opt, '=');
 	size_t i;
 
 	if (!eq)
-		return;
+		return false;
 	*eq = '\0';
 	for (i = 0; i < ARRAY_SIZE(boot_params); i++) {
 		if (!strcmp(opt, boot_params[i].name)) {
-			boot_params[i].set(eq + 1);
-			return;
+			set_param(&boot_params[i], eq + 1);
+			return true;
 		}
 	}
-	bench_parse_option(opt, eq + 1);
+	if (bench_parse_option(opt, eq + 1))
+		return true;
+	*eq = '=';
+	return false;
 }
 
 void setup_command_line(const char *cmdline)
@@ -133,6 +131,7 @@ static void print_command_line(void)
 	printk("\n");
 }
 
+/* A mistyped option must not go unnoticed: name every one nobody knew. */
 static void parse_command_line(void)
 {
 	static char copy[COMMAND_LINE_SIZE];
@@ -149,7 +148,9 @@ static void parse_command_line(void)
 			p++;
 		if (*p)
 			*p++ = '\0';
-		parse_option(start);
+		if (*start && !parse_option(start))
+			printk("Unknown kernel command line parameter '%s': ignored\n",
+			       start);
 	}
 }
 
@@ -168,19 +169,42 @@ const char *mutex_build_name(void)
 #endif
 }
 
-static int kernel_init(void *unused)
+static int run_benchmarks(void)
+{
+	switch (bench_run(bench_which)) {
+	case 0:
+		return EXIT_BENCH_DONE;
+	case 1:
+		return EXIT_BENCH_FAILED;
+	default:
+		return EXIT_ERROR;
+	}
+}
+
+/* A selection that matches nothing is a mistake, never a passed run. */
+static int run_tests(void)
 {
 	int failed;
 
-	if (bench_which[0])
-		machine_exit(bench_run(bench_which));
-	if (!strcmp(test_glob, "list")) {
-		kunit_list_all();
-		machine_exit(EXIT_TESTS_PASSED);
+	if (!kunit_count_selected(test_glob)) {
+		printk("# mutexos: test=%s selects no test case\n", test_glob);
+		kunit_print_suite_names(12);
+		return EXIT_ERROR;
 	}
 	failed = kunit_run_all(test_glob);
 	printk("# mutexos: end of tests, status %d\n", failed ? 1 : 0);
-	machine_exit(failed ? EXIT_TESTS_FAILED : EXIT_TESTS_PASSED);
+	return failed ? EXIT_TESTS_FAILED : EXIT_TESTS_PASSED;
+}
+
+static int kernel_init(void *unused)
+{
+	if (bench_which[0])
+		machine_exit(run_benchmarks());
+	if (!strcmp(test_glob, "list")) {
+		kunit_list_all();
+		machine_exit(EXIT_LISTED);
+	}
+	machine_exit(run_tests());
 }
 
 void __noreturn start_kernel(void)
@@ -195,6 +219,7 @@ void __noreturn start_kernel(void)
 	       CONFIG_NR_CPUS, CONFIG_HZ);
 	print_command_line();
 	parse_command_line();
+	sysctl_hung_task_timeout_secs = hung_task_secs;
 	task_init_boot();
 	arch_trap_init();
 	mm_init();

@@ -63,6 +63,24 @@ static void parse_memory_map(const struct multiboot_info *mbi, u64 ram_end)
 	}
 }
 
+/*
+ * QEMU's -kernel puts the image's file name before the options; GRUB
+ * passes the options alone. Every option has an '=', so a first word
+ * without one is the name, and not an option.
+ */
+static const char *skip_image_name(const char *cmdline)
+{
+	const char *p = cmdline;
+
+	while (*p && *p != ' ' && *p != '=')
+		p++;
+	if (*p == '=')
+		return cmdline;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
 void x86_multiboot_setup(u32 magic, u32 info, u64 ram_end)
 {
 	const struct multiboot_info *mbi = (const void *)(uintptr)info;
@@ -70,7 +88,7 @@ void x86_multiboot_setup(u32 magic, u32 info, u64 ram_end)
 	if (magic != MULTIBOOT_LOADER_MAGIC)
 		panic("not started by a multiboot loader (magic %#x)", magic);
 	if (mbi->flags & MBI_FLAG_CMDLINE)
-		setup_command_line((const char *)(uintptr)mbi->cmdline);
+		setup_command_line(skip_image_name((const char *)(uintptr)mbi->cmdline));
 	parse_memory_map(mbi, ram_end);
 	/* The first MiB holds the BIOS, the trampoline and the tables. */
 	memblock_reserve(0, 0x100000);

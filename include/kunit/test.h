@@ -160,6 +160,8 @@ void __noreturn kunit_case_faulted(void);
 
 /* Runs every registered suite whose "suite.case" matches the glob. */
 int kunit_run_all(const char *glob);
+unsigned int kunit_count_selected(const char *glob);
+void kunit_print_suite_names(unsigned int max);
 void kunit_list_all(void);
 
 #endif

@@ -25,7 +25,8 @@
 #include <mutex.h>
 #include <time.h>
 
-char bench_which[16];
+/* Points into the kernel's copy of the command line: no length limit. */
+const char *bench_which = "";
 
 /* -1: not given on the command line. */
 static int opt_mutexes = -1, opt_sems = -1;
@@ -34,7 +35,7 @@ static int opt_synchro_secs = 5, opt_verbose;
 static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
 static int opt_overhead_secs = 2;
 
-static const struct {
+static const struct bench_option {
 	const char *name;
 	int *value;
 	int max;
@@ -56,16 +57,23 @@ static const struct {
 bool bench_parse_option(const char *name, const char *value)
 {
 	if (!strcmp(name, "bench")) {
-		strlcpy(bench_which, value, sizeof(bench_which));
+		bench_which = value;
 		return true;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bench_options); i++) {
-		if (!strcmp(name, bench_options[i].name)) {
-			int v = simple_strtoul(value, NULL, 0);
+		const struct bench_option *o = &bench_options[i];
+		int v;
 
-			*bench_options[i].value = max(0, min(v, bench_options[i].max));
-			return true;
+		if (strcmp(name, o->name))
+			continue;
+		v = simple_strtoul(value, NULL, 0);
+		if (v < 0 || v > o->max) {
+			v = v < 0 ? 0 : o->max;
+			printk("bench: %s=%s is out of range 0..%d: using %d\n",
+			       name, value, o->max, v);
 		}
+		*o->value = v;
+		return true;
 	}
 	return false;
 }
@@ -92,7 +100,7 @@ static int run_synchro(void)
 	p.sems = max(p.sems, 0);
 	if (synchro_test_run(&p, &mres, &sres)) {
 		printk("bench: synchro: out of memory\n");
-		return 3;
+		return EXIT_ERROR;
 	}
 	ok = synchro_report(&p, &mres);
 	ok &= synchro_report(&p, &sres);
@@ -114,18 +122,18 @@ static int run_vfs(void)
 	if (vfs_bench_run(VFS_LOCK_SEM, tasks, 500, &sem) ||
 	    vfs_bench_run(VFS_LOCK_MUTEX, tasks, 500, &mutex)) {
 		printk("bench: vfs: out of memory\n");
-		return 3;
+		return EXIT_ERROR;
 	}
 	/* Both in the same boot; vfs.mutex_first=1 swaps the order. */
 	if (opt_mutex_first && vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex)) {
 		printk("bench: vfs: out of memory\n");
-		return 3;
+		return EXIT_ERROR;
 	}
 	if (vfs_bench_run(VFS_LOCK_SEM, tasks, msecs, &sem) ||
 	    (!opt_mutex_first &&
 	     vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex))) {
 		printk("bench: vfs: out of memory\n");
-		return 3;
+		return EXIT_ERROR;
 	}
 	ok = vfs_bench_report(&sem, msecs);
 	ok &= vfs_bench_report(&mutex, msecs);
@@ -189,7 +197,7 @@ int bench_run(const char *which)
 	if (!synchro && !vfs && !overhead) {
 		printk("bench: unknown benchmark '%s' "
 		       "(synchro, vfs, overhead or all)\n", which);
-		return 3;
+		return EXIT_ERROR;
 	}
 	printk("bench: start which=%s cpus=%u\n", which, num_online_cpus());
 	if (synchro) {

@@ -298,6 +298,34 @@ static int run_suite(struct kunit_suite *suite, const char *glob,
 	return failed;
 }
 
+/* How many cases glob selects, over every suite. */
+unsigned int kunit_count_selected(const char *glob)
+{
+	struct kunit_suite **suite;
+	unsigned int n = 0;
+
+	for_each_suite(suite)
+		n += nr_selected(glob, *suite);
+	return n;
+}
+
+/* A few suite names, for the message when a glob selects nothing. */
+void kunit_print_suite_names(unsigned int max)
+{
+	struct kunit_suite **suite;
+	unsigned int n = 0;
+
+	printk("# suites:");
+	for_each_suite(suite) {
+		if (n++ == max) {
+			printk(" ... (test=list lists every case)");
+			break;
+		}
+		printk(" %s", (*suite)->name);
+	}
+	printk("\n");
+}
+
 int kunit_run_all(const char *glob)
 {
 	struct kunit_suite **suite;

@@ -7,6 +7,7 @@
   bench         the benchmarks: CSV, plots, a table
   check-runner  the runner checks itself
   check-iso     the kernel boots from a GRUB ISO and passes
+  check-verdicts  runs that test nothing (test=list, ...) must not pass
 
 --arch, --mutex and --cpus take one value or a comma list and may be
 repeated; one left out means all of its values.  Bad input exits with 2
@@ -68,6 +69,8 @@ def parser():
     _add_bench(sub)
     p = sub.add_parser("check-runner", help="the runner checks itself")
     _add_jobs(p)
+    _add_accel(p)
+    p = sub.add_parser("check-verdicts", help="runs that test nothing must not pass")
     _add_accel(p)
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
     p.add_argument("--timeout", type=int, default=checks.ISO_TIMEOUT, metavar="SECONDS")
@@ -241,6 +244,14 @@ def cmd_check_runner(ap, arches, opts):
     return exit_code([result])
 
 
+def cmd_check_verdicts(ap, arches, opts):
+    """The verdict check."""
+    accel, _ = qemu.choose_accel(opts.accel, arches[checks.ISO_BUILD.arch])
+    result = checks.check_verdicts(".", arches, accel)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
 def cmd_check_iso(ap, arches, opts):
     """The GRUB check."""
     _check_positive(ap, timeout=opts.timeout)
@@ -256,6 +267,7 @@ def cmd_check_iso(ap, arches, opts):
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
+    "check-verdicts": cmd_check_verdicts,
 }
 
 

@@ -30,6 +30,7 @@ import sys
 from . import build, qemu
 from .build import BuildConfig
 from .runner import at
+from .verdict import STATUS_BENCH_DONE, STATUS_MEANING
 
 LINE = re.compile(r"bench: ([a-z-]+)(?: mutex/sem)?((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
 VFS_SECS = 10           # the seeds' "test-mutex V 16 10"
@@ -282,8 +283,9 @@ def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
             if not from_logs:
                 print(f"bench: {arch.name}, {count} CPU(s) ... (log: {log})", flush=True)
                 status = boot(arch, image, count, settings, use, log)
-                if status != 0:
-                    bad.append(f"{arch.name}-cpus{count}: exit status {status}")
+                if status != STATUS_BENCH_DONE:
+                    meaning = STATUS_MEANING.get(status, "no status from the kernel")
+                    bad.append(f"{arch.name}-cpus{count}: exit status {status} ({meaning})")
             rows += _collect(log, arch.name, count, bad)
     return _report(rows, outdir, bad)
 

@@ -8,6 +8,9 @@ runner: a runner that passes a broken kernel would make every green make
   whose test cases fail on purpose (a false expectation, a false
   assertion, a fault, a hang, a panic), each booted alone; every one of
   them must be judged failed.
+verdicts: runs that did not test must never look green: a test= that
+  selects nothing, test=list, a bad bench=, an unknown option, a QEMU
+  that refuses to start; each must end the way it should.
 GRUB: the kernel boots from an ISO through GRUB and passes a few suites.
 SD card: the layout of the SD card image of an arch with a raw image.
 """
@@ -133,6 +136,57 @@ def check_build(root):
     return StepResult(title, note=(
         "a fresh machine's first build installs its tools and links, and "
         f"bad CONF overrides are refused; log: {path}"))
+
+
+# (name, command line, CPUs, the status it must end with, a line its log
+# must hold). None: QEMU itself must refuse, with no status.
+VERDICT_CASES = (
+    ("glob-matches-nothing", "test=doesnotexist", 2, 3, "selects no test case"),
+    ("empty-glob", "test=", 2, 3, "selects no test case"),
+    ("list", "test=list", 2, 4, "mutex."),
+    ("bad-bench", "bench=nosuch", 2, 3, "unknown benchmark"),
+    ("unknown-option", "foo=bar maxcpus=abc test=kernel.*", 2, 0,
+     "Unknown kernel command line parameter 'foo=bar'"),
+    ("qemu-refuses", "test=kernel.*", 300, None, ""),
+)
+
+
+def check_verdicts(root, arches, accel):
+    """Each run of VERDICT_CASES ends as it must, and only a test run passes."""
+    title = "verdict check"
+    arch = arches[ISO_BUILD.arch]
+    why = build.build(root, ISO_BUILD)
+    if why:
+        return StepResult(title, [why])
+    image = os.path.join(at(root, build.builddir(root, ISO_BUILD)), arch.boot_image)
+    folder = at(root, "build", "verdicts")
+    problems = []
+    for name, append, cpus, status, line in VERDICT_CASES:
+        log, path = open_log(folder, name)
+        with log:
+            argv = qemu.command(arch, qemu.Boot(image, cpus, append), accel)
+            result = qemu.boot(name, argv, arch, ISO_TIMEOUT, log)
+        problems += _verdict_problems(name, result, status, line, path)
+    if problems:
+        return StepResult(title, problems)
+    return StepResult(title, note=(
+        f"{len(VERDICT_CASES)} runs that test nothing (an empty selection, "
+        "test=list, a bad bench=, a QEMU that refuses) each end as they "
+        f"must; logs in {folder}"))
+
+
+def _verdict_problems(name, result, status, line, path):
+    """What is wrong with one verdict run; empty when nothing."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if result.status != status:
+        return [f"{name}: status {result.status}, expected {status} (log: {path})"]
+    if line and line not in text:
+        return [f"{name}: no line '{line}' (log: {path})"]
+    passed = not result.failed_config
+    if passed != (status == 0):
+        return [f"{name}: judged {'passed' if passed else 'failed'} (log: {path})"]
+    return []
 
 
 def check_sdcard(root, arch_name):

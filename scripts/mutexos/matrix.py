@@ -11,7 +11,8 @@ means all of its values (see scripts/test.mk for the history):
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
     arch and the native build are selected and no CPU count was given;
   - when nothing at all was selected: the build check, the runner check,
-    the GRUB check and the SD card check of each arch with a raw image.
+    the verdict check, the GRUB check and the SD card check of each arch
+    with a raw image.
 Every configuration is built first, then the checks run, then the boots,
 -j at a time.  Each table is printed as its configuration completes and
 the total line comes last.
@@ -45,7 +46,7 @@ class Selection:
 
 @dataclass(frozen=True)
 class Check:
-    """A check that is no boot of the matrix: build, runner, grub or sdcard."""
+    """A check that is no boot of the matrix: build, runner, verdicts, grub, sdcard."""
 
     kind: str
     arch: str
@@ -105,6 +106,7 @@ def _add_checks(plan, arches, names):
     plan.add_build(checks.ISO_BUILD)
     plan.checks.append(Check("build", checks.SELFTEST_BUILD.arch))
     plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
+    plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
     for name in names:
         if arches[name].raw_image:
@@ -154,6 +156,8 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
     accel = accels[check.arch]
     if check.kind == "build":
         return checks.check_build(root)
+    if check.kind == "verdicts":
+        return checks.check_verdicts(root, arches, accel)
     if check.kind == "runner":
         if checks.SELFTEST_BUILD in unbuilt:
             return StepResult("runner check", ["its kernel did not build"])

@@ -2,10 +2,10 @@
 
 How the kernel's exit status reaches us (ARCH_EXIT of arch.mk)
   The kernel ends the machine with a status s (verdict.STATUS_MEANING).
-  isa-debug-exit: the kernel writes s to I/O port 0xf4 and QEMU exits
-    with code (s << 1) | 1.  An odd code c therefore means s = c >> 1; an
-    even code means QEMU ended some other way (its own error, a signal),
-    and there is no status.
+  isa-debug-exit: the kernel writes 16 + s to I/O port 0xf4 and QEMU
+    exits with code ((16 + s) << 1) | 1, that is 33 + 2s.  Any other code
+    (QEMU's own errors exit with 1, a signal with something else) means QEMU
+    ended some other way, and there is no status.
   semihosting: SYS_EXIT_EXTENDED makes QEMU exit with s itself.
 
 Every QEMU of a test run leads its own process group, so that a Ctrl-C on
@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 
 from .ktap import KtapParser
-from .verdict import STATUS_MEANING, Result
+from .verdict import STATUS_DONE, STATUS_MEANING, Result
 
 
 @dataclass(frozen=True)
@@ -92,12 +92,17 @@ def choose_accel(requested, arch):
     return "kvm", None
 
 
+# The exit code of status 0 through isa-debug-exit (arch/x86/serial.c).
+DEBUG_EXIT_CODE0 = (16 << 1) | 1
+
+
 def decode_status(arch, code):
     """The kernel's exit status from QEMU's exit code; None when it set none."""
     if code is None or code < 0:
         return None             # killed by a signal
     if arch.exit == "isa-debug-exit":
-        return code >> 1 if code & 1 else None
+        status = (code - DEBUG_EXIT_CODE0) // 2
+        return status if code >= DEBUG_EXIT_CODE0 and code & 1 else None
     return code
 
 
@@ -265,4 +270,4 @@ def run_interactive(argv, arch):
         return 3
     print(f"\nkernel exited with status {status} "
           f"({STATUS_MEANING.get(status, 'unknown')})", file=sys.stderr)
-    return status
+    return 0 if status in STATUS_DONE else max(status, 1)

@@ -25,8 +25,15 @@ STATUS_MEANING = {
     0: "every test passed",
     1: "some tests failed",
     2: "panic or fault",
-    3: "error",
+    3: "error: bad input, nothing was run",
+    4: "listed the test cases, ran none",
+    5: "benchmarks done, every invariant held",
+    6: "a benchmark broke an invariant",
 }
+# The statuses of a run that did what it was asked (make run exits 0).
+STATUS_DONE = (0, 4, 5)
+# What a benchmark run ends with when it went well.
+STATUS_BENCH_DONE = 5
 
 
 class Result:

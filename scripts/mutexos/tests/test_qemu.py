@@ -82,14 +82,21 @@ class Accel(unittest.TestCase):
 
 
 class ExitStatus(unittest.TestCase):
-    """isa-debug-exit: odd c means c >> 1; semihosting: the code itself."""
+    """isa-debug-exit: 33 + 2s is status s; semihosting: the code itself."""
 
     def test_isa_debug_exit(self):
-        self.assertEqual(qemu.decode_status(I386, 1), 0)
-        self.assertEqual(qemu.decode_status(I386, 3), 1)
-        self.assertEqual(qemu.decode_status(I386, 5), 2)
+        self.assertEqual(qemu.decode_status(I386, 33), 0)
+        self.assertEqual(qemu.decode_status(I386, 35), 1)
+        self.assertEqual(qemu.decode_status(I386, 37), 2)
         self.assertIsNone(qemu.decode_status(I386, 0))
+        self.assertIsNone(qemu.decode_status(I386, 34))
         self.assertIsNone(qemu.decode_status(I386, -9))
+
+    def test_qemu_error_is_no_status(self):
+        # QEMU exits with 1 when it refuses an option (-smp 300): that
+        # must never read as the kernel's status 0.
+        self.assertIsNone(qemu.decode_status(I386, 1))
+        self.assertIsNone(qemu.decode_status(I386, 3))
 
     def test_semihosting(self):
         self.assertEqual(qemu.decode_status(ARM, 0), 0)
@@ -116,9 +123,15 @@ class FakeEmulator(unittest.TestCase):
         with open(path, "wb") as log:
             return qemu.boot(f"{name} (test)", argv, arch, timeout, log), path
 
-    def test_exit_code_1_is_status_0_on_x86(self):
-        result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 1"])
+    def test_exit_code_33_is_status_0_on_x86(self):
+        result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 33"])
         self.assertIn("result: passed (status 0)", result.report())
+
+    def test_qemu_refusing_to_start_fails_on_x86(self):
+        argv = ["sh", "-c", "echo 'qemu: Invalid SMP CPUs 300' >&2; exit 1"]
+        result, _ = self.boot(argv)
+        self.assertIn("result: FAILED (no status)", result.report())
+        self.assertIn("emulator: qemu: Invalid SMP CPUs 300", result.reasons)
 
     def test_even_exit_code_fails_on_x86(self):
         result, _ = self.boot(["sh", "-c", f"cat {self.ok_log}; exit 0"])
@@ -173,7 +186,7 @@ class FakeEmulator(unittest.TestCase):
         reports = []
 
         def task(spec):
-            argv = ["sh", "-c", f"cat {skip}; exit 1"]
+            argv = ["sh", "-c", f"cat {skip}; exit 33"]
             return lambda: self.boot(argv, name=spec.title(spec.config.arch))[0]
 
         results = run_parallel(2, [task(s) for s in specs],

@@ -52,7 +52,7 @@ class CannedLogs(unittest.TestCase):
 
     def test_other_status_fails(self):
         result = judge_text(OK_LOG, 3)
-        self.assertIn("status 3: error", result.reasons)
+        self.assertIn("status 3: error: bad input, nothing was run", result.reasons)
 
     def test_no_status_fails(self):
         result = judge_text(OK_LOG, None)
