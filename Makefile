@@ -226,6 +226,8 @@ gdb: all
 # builds each configuration with make and boots it.
 TEST_JOBS ?= 2
 TEST_TIMEOUT ?= 1200
+# make test LOAD=1: the same run with a CPU hog per host core meanwhile
+LOAD ?= 0
 TORTURE_FACTOR ?= 20
 TORTURE_CPUS ?= 4
 BENCH_SECS ?=
@@ -234,7 +236,8 @@ BENCH_TASKS ?= 16
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
 	$(Q)$(CHECK_TOOLS) --with media $(SEL_ARCHES)
-	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) --accel $(ACCEL)
+	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
+		--accel $(ACCEL) --load $(LOAD)
 
 torture:
 	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
@@ -352,6 +355,7 @@ help:
 	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
 	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one), batch mode'
+	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
 	@echo '  V=1            show the commands'
 	@echo
 	@echo 'For test, torture and bench a variable left out means all its values.'

@@ -21,7 +21,7 @@ import signal
 import sys
 
 from . import arches as arches_mod
-from . import bench, checks, gdb, matrix, qemu
+from . import bench, checks, gdb, load, matrix, qemu
 from .build import MUTEXES
 from .verdict import exit_code, total_line
 
@@ -105,6 +105,8 @@ def _add_test(sub):
     _add_jobs(p)
     p.add_argument("--timeout", type=int, default=1200, metavar="SECONDS",
                    help="time allowed per boot (default 1200)")
+    p.add_argument("--load", type=int, default=0, metavar="N",
+                   help="run N CPU hogs per host core meanwhile (default 0)")
     _add_accel(p)
     p = sub.add_parser("torture", help="long stress run of the lock suites")
     _add_selection(p, "CPU count(s) (default 4)")
@@ -210,8 +212,11 @@ def cmd_test(ap, arches, opts):
     """The test matrix."""
     sel = _selection(ap, arches, opts)
     _check_positive(ap, j=opts.jobs, timeout=opts.timeout)
+    if opts.load < 0:
+        ap.error(f"--load must be 0 or more, not {opts.load}")
     plan = matrix.test_plan(arches, sel, opts.timeout)
-    return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
+    with load.cpu_hogs(opts.load):
+        return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
 
 
 def cmd_torture(ap, arches, opts):
