@@ -429,6 +429,62 @@ static void free_held(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
 }
 
+static void free_pages_held(struct kunit *test)
+{
+	void *page = alloc_pages(0);
+	struct mutex *m = (struct mutex *)((char *)page + 128);
+	struct snapshot s;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	mutex_init(m);
+	mutex_lock(m);
+	snap(&s);
+	free_pages(page, 0);
+	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
+struct stack_mutex {
+	struct mutex *m;		/* on the task's stack */
+	struct completion ready, go;
+};
+
+static int stack_mutex_fn(void *data)
+{
+	struct stack_mutex *sm = data;
+	struct mutex m;
+
+	mutex_init(&m);
+	sm->m = &m;
+	complete(&sm->ready);
+	wait_for_completion(&sm->go);
+	/*
+	 * Exit from here, not by returning: this frame, and m in it, stays
+	 * intact until the reaper frees the stack.
+	 */
+	do_exit(0);
+}
+
+/* We hold a mutex that lives on another task's stack when it is reaped. */
+static void reap_stack_held(struct kunit *test)
+{
+	struct stack_mutex sm = {};
+	struct task_struct *t;
+	struct snapshot s;
+
+	init_completion(&sm.ready);
+	init_completion(&sm.go);
+	t = kthread_run(stack_mutex_fn, &sm, "stack-mutex");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wait_for_completion(&sm.ready);
+	mutex_lock(sm.m);
+	snap(&s);
+	complete(&sm.go);
+	kthread_join(t);
+	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
 static DEFINE_MUTEX(exit_lock);
 static volatile int exit_waiter_got_it;
 
@@ -563,6 +619,8 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(init_held),
 	KUNIT_CASE(destroy_held),
 	KUNIT_CASE(free_held),
+	KUNIT_CASE(free_pages_held),
+	KUNIT_CASE(reap_stack_held),
 	KUNIT_CASE(exit_holding),
 	KUNIT_CASE(use_uninitialized),
 	KUNIT_CASE(use_copied),
