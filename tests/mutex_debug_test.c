@@ -584,6 +584,36 @@ static void show_all_locks_runs(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
 }
 
+/*
+ * A watchdog walking the tasks, or a report, may call it with the task
+ * list lock already held: it must still print, and return.
+ */
+static void show_all_locks_with_task_list_held(struct kunit *test)
+{
+	struct spin_debug_stats before = spin_debug_stats;
+	unsigned long flags;
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	mutex_lock(&m);
+	snap(&s);
+	spin_lock_irqsave(&task_list_lock, flags);
+	/*
+	 * Taking the lock again here would hang this CPU; the debug
+	 * spinlocks turn that into a recursion report (and then an unlock
+	 * of a lock no longer held), which must not happen either.
+	 */
+	mutex_debug_show_all_locks();
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&task_list_lock));
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	mutex_unlock(&m);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.recursion, before.recursion);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_unlock, before.bad_unlock);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.lockup, before.lockup);
+	expect_reports(test, &s, NONE, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
 /* ---- the table ---- */
 
 static struct kunit_case mutex_debug_cases[];
@@ -631,6 +661,7 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(ABBA_trylock_backoff),
 	KUNIT_CASE(long_chain_no_cycle),
 	KUNIT_CASE(show_all_locks_runs),
+	KUNIT_CASE_SLOW(show_all_locks_with_task_list_held, 60),
 	{}
 };
 

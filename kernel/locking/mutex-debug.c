@@ -12,6 +12,7 @@
 #include <smp.h>
 #include <mutex.h>
 #include <irq.h>
+#include <time.h>
 #include <asm/spinlock.h>
 #include "mutex-debug-hooks.h"
 
@@ -406,14 +407,42 @@ static void show_task_locks(struct task_struct *p)
 	}
 }
 
+/* About half a second in all: long enough for a holder on another CPU. */
+#define SHOW_TRIES		10
+#define SHOW_RETRY_MS		50
+
+/*
+ * The caller may already hold task_list_lock (a watchdog walking the
+ * tasks, a report), and waiting for it would then be waiting for
+ * ourselves. So only try it, a few times in case another CPU holds it
+ * for a moment, then go on without it and say so: a dump that may race
+ * with a task being added or reaped beats a hung CPU and no dump.
+ */
+static bool task_list_trylock(unsigned long *flags)
+{
+	for (int i = 0; i < SHOW_TRIES; i++) {
+		local_irq_save(*flags);
+		if (spin_trylock(&task_list_lock))
+			return true;
+		local_irq_restore(*flags);
+		if (!i)
+			printk("task list lock busy, retrying...\n");
+		mdelay(SHOW_RETRY_MS);
+	}
+	printk("task list lock still busy: showing the tasks without it\n");
+	local_irq_save(*flags);
+	return false;
+}
+
 void mutex_debug_show_all_locks(void)
 {
 	struct task_struct *p;
 	unsigned long flags, dflags;
 	struct mutex *lock;
+	bool locked;
 
 	printk("\nShowing all tasks and the mutexes they wait for:\n");
-	spin_lock_irqsave(&task_list_lock, flags);
+	locked = task_list_trylock(&flags);
 	dflags = debug_lock_irqsave();
 	list_for_each_entry(p, &task_list, tasks)
 		show_task_locks(p);
@@ -423,5 +452,7 @@ void mutex_debug_show_all_locks(void)
 			print_lock(lock);
 	printk("=============================================\n");
 	debug_unlock_irqrestore(dflags);
-	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (locked)
+		spin_unlock(&task_list_lock);
+	local_irq_restore(flags);
 }
