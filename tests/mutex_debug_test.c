@@ -413,6 +413,153 @@ static void use_copied(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&orig));
 }
 
+/*
+ * One task per CPU finds the same memset mutex at the same moment: one
+ * report, one repair, then normal use. Several rounds, for the odds.
+ */
+#define REPAIR_ROUNDS	10
+
+static struct mutex racy_bad;
+static volatile int racy_arrived, racy_inside, racy_overlap;
+
+static int racy_user_fn(void *data)
+{
+	int n = *(int *)data;
+
+	/* A barrier: every CPU arrives before any of them goes on. */
+	__atomic_add_fetch(&racy_arrived, 1, __ATOMIC_SEQ_CST);
+	while (READ_ONCE(racy_arrived) < n)
+		cpu_relax();
+	for (int i = 0; i < 20; i++) {
+		mutex_lock(&racy_bad);
+		if (__atomic_add_fetch(&racy_inside, 1, __ATOMIC_SEQ_CST) != 1)
+			racy_overlap = 1;
+		__atomic_sub_fetch(&racy_inside, 1, __ATOMIC_SEQ_CST);
+		mutex_unlock(&racy_bad);
+	}
+	return 0;
+}
+
+static void concurrent_repair(struct kunit *test)
+{
+	int n = num_online_cpus();
+	struct snapshot s;
+	struct workers w;
+
+	racy_overlap = 0;
+	snap(&s);
+	for (int round = 0; round < REPAIR_ROUNDS; round++) {
+		memset(&racy_bad, 0, sizeof(racy_bad));
+		racy_arrived = 0;
+		KUNIT_ASSERT_EQ(test, workers_start(&w, n, racy_user_fn, &n, 0,
+						    true, "repair"), n);
+		KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+		KUNIT_EXPECT_FALSE(test, mutex_is_locked(&racy_bad));
+		KUNIT_EXPECT_TRUE(test, list_empty(&racy_bad.wait_list));
+	}
+	expect_reports(test, &s, MUTEX_BUG_UNINITIALIZED, REPAIR_ROUNDS);
+	KUNIT_EXPECT_EQ(test, racy_overlap, 0);
+}
+
+/*
+ * Keeps a CPU busy with preemption off, so that a task bound to it can
+ * be woken but not run: the window between an unlock's wakeup and the
+ * waiter leaving the wait list, held open.
+ */
+struct cpu_hog {
+	volatile int on, stop;
+	struct task_struct *task;
+};
+
+static int hog_fn(void *data)
+{
+	struct cpu_hog *h = data;
+
+	preempt_disable();
+	WRITE_ONCE(h->on, 1);
+	while (!READ_ONCE(h->stop))
+		cpu_relax();
+	preempt_enable();
+	return 0;
+}
+
+static bool hog_start(struct cpu_hog *h, unsigned int cpu)
+{
+	h->on = 0;
+	h->stop = 0;
+	h->task = kthread_create(hog_fn, h, "hog/%u", cpu);
+	if (!h->task)
+		return false;
+	kthread_bind(h->task, cpu);
+	wake_up_process(h->task);
+	return wait_for_count(&h->on, 1, 60);
+}
+
+static void hog_stop(struct cpu_hog *h)
+{
+	WRITE_ONCE(h->stop, 1);
+	kthread_join(h->task);
+}
+
+static struct task_struct *start_bound(int (*fn)(void *), void *data,
+				       unsigned int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, data, "%s", name);
+
+	if (t) {
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
+	return t;
+}
+
+static DEFINE_MUTEX(init_waited);
+static volatile int init_waiters_done;
+
+static int init_waiter_fn(void *unused)
+{
+	mutex_lock(&init_waited);
+	__atomic_add_fetch(&init_waiters_done, 1, __ATOMIC_SEQ_CST);
+	mutex_unlock(&init_waited);
+	return 0;
+}
+
+/*
+ * mutex_init() of a mutex nobody owns but tasks still wait for: the
+ * unlock woke the first waiter, which has not yet run. Re-initialising
+ * would empty the wait list under both sleepers.
+ */
+static void init_with_waiters(struct kunit *test)
+{
+	struct task_struct *w1, *w2;
+	struct cpu_hog hog;
+	struct snapshot s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to hold the waiters");
+	init_waiters_done = 0;
+	mutex_lock(&init_waited);
+	w1 = start_bound(init_waiter_fn, NULL, 1, "init-w1");
+	KUNIT_ASSERT_NOT_NULL(test, w1);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w1, TASK_UNINTERRUPTIBLE, 60));
+	w2 = start_bound(init_waiter_fn, NULL, 1, "init-w2");
+	KUNIT_ASSERT_NOT_NULL(test, w2);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w2, TASK_UNINTERRUPTIBLE, 60));
+	KUNIT_ASSERT_TRUE(test, hog_start(&hog, 1));
+
+	mutex_unlock(&init_waited);	/* wakes w1, which cannot run yet */
+	snap(&s);
+	mutex_init(&init_waited);	/* refused: it has waiters */
+	expect_reports(test, &s, MUTEX_BUG_INIT_HELD, 1);
+	hog_stop(&hog);
+
+	kthread_join(w1);
+	kthread_join(w2);
+	KUNIT_EXPECT_EQ(test, init_waiters_done, 2);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&init_waited));
+	KUNIT_EXPECT_TRUE(test, list_empty(&init_waited.wait_list));
+}
+
 /* ---- lifetime rules ---- */
 
 static void free_held(struct kunit *test)
@@ -655,6 +802,8 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(use_uninitialized),
 	KUNIT_CASE(use_copied),
 	KUNIT_CASE(use_after_destroy),
+	KUNIT_CASE_SLOW(concurrent_repair, 120),
+	KUNIT_CASE_SLOW(init_with_waiters, 120),
 	KUNIT_CASE(use_in_irq),
 	KUNIT_CASE(lock_under_spinlock),
 	KUNIT_CASE(consistent_order),

@@ -119,22 +119,32 @@ static void report_lock(enum mutex_bug kind, struct mutex *lock,
 	debug_unlock_irqrestore(flags);
 }
 
-/* A mutex not set up by the API: say so, then make it usable. */
-static void repair(struct mutex *lock, enum mutex_bug kind, unsigned long ip)
+/*
+ * A mutex not set up by the API: say so, then make it usable. Several
+ * tasks may find the same bad mutex at once; debug_lock lets only the
+ * first one repair it. By the time the others get here the mutex may be
+ * in use, its held_list linked into the owner's list and its wait_list
+ * holding sleepers: a second repair would cut them loose, so they only
+ * look again.
+ */
+static void repair(struct mutex *lock, unsigned long ip)
 {
 	unsigned long flags = debug_lock_irqsave();
+	void *magic = READ_ONCE(lock->magic);
 
-	/* Its fields are garbage: print only where it is. */
-	report_begin(kind);
-	printk(" [%p] (magic %p) used at: %pS\n", lock, lock->magic,
-	       (void *)ip);
-	report_end();
+	if (magic != lock) {
+		/* Its fields are garbage: print only where it is. */
+		report_begin(magic == MUTEX_DESTROYED ? MUTEX_BUG_DESTROYED :
+			     MUTEX_BUG_UNINITIALIZED);
+		printk(" [%p] (magic %p) used at: %pS\n", lock, magic,
+		       (void *)ip);
+		report_end();
+		atomic_set(&lock->count, 1);
+		spin_lock_init(&lock->wait_lock);
+		INIT_LIST_HEAD(&lock->wait_list);
+		debug_mutex_init(lock, "(repaired)");
+	}
 	debug_unlock_irqrestore(flags);
-
-	atomic_set(&lock->count, 1);
-	spin_lock_init(&lock->wait_lock);
-	INIT_LIST_HEAD(&lock->wait_list);
-	debug_mutex_init(lock, "(repaired)");
 }
 
 bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
@@ -144,31 +154,51 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 		report_lock(MUTEX_BUG_IN_IRQ, lock, ip);
 		return false;
 	}
-	if (unlikely(lock->magic != lock))
-		repair(lock, lock->magic == MUTEX_DESTROYED ?
-		       MUTEX_BUG_DESTROYED : MUTEX_BUG_UNINITIALIZED, ip);
+	if (unlikely(READ_ONCE(lock->magic) != lock))
+		repair(lock, ip);
+	/* Pairs with debug_mutex_init(): magic is stored last. */
+	smp_rmb();
 	current->mutex_caller = ip;
 	if (may_sleep)
 		might_sleep();
 	return true;
 }
 
-bool debug_mutex_init_check(struct mutex *lock, unsigned long ip)
+/*
+ * mutex_init() of a mutex that is already live. Under its wait_lock, so
+ * that owner and waiters are seen as they are: with either it is busy,
+ * and re-initialising it would unlock it under its owner or cut its
+ * waiters off the list they sleep on. Refused, after a report.
+ */
+bool debug_mutex_reinit(struct mutex *lock, const char *name,
+			unsigned long ip)
 {
-	if (lock->magic == lock && READ_ONCE(lock->owner)) {
-		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
+	bool busy;
+
+	if (READ_ONCE(lock->magic) != lock)
 		return false;
+	smp_rmb();
+	spin_lock(&lock->wait_lock);
+	busy = lock->owner || !list_empty(&lock->wait_list);
+	if (!busy) {
+		atomic_set(&lock->count, 1);
+		debug_mutex_init(lock, name);
 	}
+	spin_unlock(&lock->wait_lock);
+	if (busy)
+		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
 	return true;
 }
 
+/* magic last: a task that sees it also sees the rest (smp_rmb above). */
 void debug_mutex_init(struct mutex *lock, const char *name)
 {
 	lock->name = name ? name : "mutex";
-	lock->magic = lock;
 	lock->owner = NULL;
 	lock->acquire_ip = 0;
 	INIT_LIST_HEAD(&lock->held_list);
+	smp_wmb();
+	WRITE_ONCE(lock->magic, lock);
 }
 
 void mutex_destroy(struct mutex *lock)

@@ -29,7 +29,8 @@
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
-	if (!debug_mutex_init_check(lock, _RET_IP_))
+	/* Debug build: a live mutex is redone under its lock, or refused. */
+	if (debug_mutex_reinit(lock, name, _RET_IP_))
 		return;
 	atomic_set(&lock->count, 1);
 	spin_lock_init(&lock->wait_lock);
