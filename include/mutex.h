@@ -42,6 +42,7 @@ struct mutex_waiter {
 #ifdef CONFIG_DEBUG_MUTEXES
 	struct mutex *lock;
 	void *magic;
+	bool deadlock_reported;	/* on a cycle already reported */
 #endif
 };
 

@@ -197,6 +197,71 @@ static void chain_over_limit(struct kunit *test)
 	mutex_debug_max_chain = saved;
 }
 
+struct intr_waiter {
+	struct mutex *lock;
+	int result;
+};
+
+static int intr_waiter_fn(void *data)
+{
+	struct intr_waiter *iw = data;
+
+	iw->result = mutex_lock_interruptible(iw->lock);
+	if (!iw->result)
+		mutex_unlock(iw->lock);
+	return 0;
+}
+
+/*
+ * ABBA, where A has one more waiter, ahead of B's owner: a task that
+ * holds nothing. A signal makes that extra waiter leave. The cycle is
+ * still there, untouched: it must not be reported a second time, by a
+ * cycle member woken for nothing. Then a signal to the closer breaks it.
+ */
+static void ABBA_extra_waiter_leaves(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct intr_waiter iw = { .lock = &ch->locks[0] };
+	struct task_struct *extra;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	extra = kthread_run(intr_waiter_fn, &iw, "extra");
+	KUNIT_ASSERT_NOT_NULL(test, extra);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(extra, TASK_INTERRUPTIBLE, 60));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	send_sig(SIGINT, extra, 0);
+	kthread_join(extra);
+	KUNIT_EXPECT_EQ(test, iw.result, -EINTR);
+	msleep(50);	/* time for a woken member to run the detector again */
+	KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[1], TASK_INTERRUPTIBLE, 60));
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
+/*
+ * A cycle member woken for no reason goes back to sleep and runs the
+ * detector again: the same deadlock, not to be reported again.
+ */
+static void ABBA_spurious_wakeup(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	for (int i = 0; i < 2; i++) {
+		wake_up_process(ch->t[i]);
+		msleep(50);
+		KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[i],
+						TASK_INTERRUPTIBLE, 60));
+	}
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
 /* Must not report: a chain of waiters that does not close. */
 static void long_chain_no_cycle(struct kunit *test)
 {
@@ -790,6 +855,8 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(ABBCCDDA),
 	KUNIT_CASE(cycle_of_25),
 	KUNIT_CASE(chain_over_limit),
+	KUNIT_CASE(ABBA_extra_waiter_leaves),
+	KUNIT_CASE(ABBA_spurious_wakeup),
 	KUNIT_CASE(double_unlock),
 	KUNIT_CASE(unlock_by_non_owner),
 	KUNIT_CASE(unlock_unlocked),

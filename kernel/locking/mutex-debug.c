@@ -259,6 +259,31 @@ static void report_deadlock(enum mutex_bug kind, struct mutex *lock,
 }
 
 /*
+ * Has this cycle (from lock back to us) been reported already? Each task
+ * waits for one lock and each lock has one owner, so a task is on at most
+ * one cycle, and a cycle whose every waiter is marked is one reported
+ * before: a member woken for nothing (a stray wake_up_process()) that went
+ * back to sleep. A new cycle always has a waiter that blocked since, and
+ * so is unmarked. Marks last for one lock attempt (debug_mutex_init_waiter).
+ */
+static bool cycle_reported(struct mutex *lock, bool mark)
+{
+	struct thread_info *me = current_thread_info();
+	struct mutex_waiter *w = current->blocked_on;
+	bool all = w->deadlock_reported;
+	struct mutex *l = lock;
+
+	w->deadlock_reported |= mark;
+	while (l->owner && l->owner != me) {
+		w = l->owner->task->blocked_on;
+		all &= w->deadlock_reported;
+		w->deadlock_reported |= mark;
+		l = w->lock;
+	}
+	return all;
+}
+
+/*
  * Follow lock -> its owner -> the lock that owner is blocked on -> ... If
  * the chain comes back to us, blocking would never end. A cycle that does
  * not pass through us (we are joining a deadlock already reported) is
@@ -272,8 +297,11 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 
 	while (l) {
 		if (l->owner == me) {
+			if (cycle_reported(lock, false))
+				return;
 			report_deadlock(depth ? MUTEX_BUG_CIRCULAR :
 					MUTEX_BUG_RECURSION, lock, ip);
+			cycle_reported(lock, true);
 			return;
 		}
 		if (++depth > mutex_debug_max_chain) {
@@ -287,6 +315,11 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 		if (l && l == slow)
 			return;
 	}
+}
+
+void debug_mutex_init_waiter(struct mutex_waiter *waiter)
+{
+	waiter->deadlock_reported = false;
 }
 
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
