@@ -43,6 +43,7 @@ struct mutex_waiter {
 	struct mutex *lock;
 	void *magic;
 	bool deadlock_reported;	/* on a cycle already reported */
+	bool interruptible;	/* mutex_lock_interruptible() */
 #endif
 };
 

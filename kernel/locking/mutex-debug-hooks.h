@@ -37,7 +37,7 @@ bool debug_mutex_reinit(struct mutex *lock, const char *name,
 void debug_mutex_init(struct mutex *lock, const char *name);
 
 /* Once per lock attempt, before the waiter is first queued. */
-void debug_mutex_init_waiter(struct mutex_waiter *waiter);
+void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state);
 /* The deadlock detector runs here, before the task blocks. */
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			    struct thread_info *ti);
@@ -56,7 +56,7 @@ void debug_mutex_clear_owner(struct mutex *lock);
 #define debug_mutex_caller()				0UL
 #define debug_mutex_reinit(lock, name, ip)		false
 #define debug_mutex_init(lock, name)			do { } while (0)
-#define debug_mutex_init_waiter(waiter)			do { } while (0)
+#define debug_mutex_init_waiter(waiter, state)		do { } while (0)
 #define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)

@@ -212,6 +212,20 @@ void mutex_destroy(struct mutex *lock)
 
 /* ---- the deadlock detector ---- */
 
+/*
+ * An interruptible waiter with a signal pending does not block for good:
+ * it returns -EINTR on its next pass (schedule() does not even put it to
+ * sleep), and its caller backs out, releasing what it holds. A cycle
+ * through it breaks by itself and is not reported. If the caller retries
+ * instead, it blocks again only once the signal is gone, and then the
+ * detector runs for it afresh.
+ */
+static bool backing_out(struct task_struct *p, struct mutex_waiter *w)
+{
+	return w->interruptible && signal_pending(p);
+}
+
+/* The lock that lock's owner waits for, unless it will stop waiting. */
 static struct mutex *next_in_chain(struct mutex *lock)
 {
 	struct thread_info *owner = lock->owner;
@@ -220,7 +234,7 @@ static struct mutex *next_in_chain(struct mutex *lock)
 	if (!owner)
 		return NULL;
 	w = owner->task->blocked_on;
-	return w ? w->lock : NULL;
+	return w && !backing_out(owner->task, w) ? w->lock : NULL;
 }
 
 /* Each task of the cycle: what it waits for, what it holds, where it is. */
@@ -295,6 +309,8 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 	struct mutex *l = lock, *slow = lock;
 	unsigned int depth = 0;
 
+	if (backing_out(current, current->blocked_on))
+		return;
 	while (l) {
 		if (l->owner == me) {
 			if (cycle_reported(lock, false))
@@ -317,9 +333,10 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 	}
 }
 
-void debug_mutex_init_waiter(struct mutex_waiter *waiter)
+void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state)
 {
 	waiter->deadlock_reported = false;
+	waiter->interruptible = state == TASK_INTERRUPTIBLE;
 }
 
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,

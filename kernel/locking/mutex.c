@@ -73,7 +73,7 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
-	debug_mutex_init_waiter(&waiter);
+	debug_mutex_init_waiter(&waiter, state);
 	spin_lock(&lock->wait_lock);
 	for (;;) {
 		/*
