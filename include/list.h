@@ -4,6 +4,7 @@
 #define _LIST_H
 
 #include <kernel.h>
+#include <asm/barrier.h>
 
 struct list_head {
 	struct list_head *next, *prev;
@@ -62,6 +63,20 @@ static inline void list_del_init(struct list_head *entry)
 	INIT_LIST_HEAD(entry);
 }
 
+/*
+ * For an entry whose owner checks list_empty_careful() without the lock
+ * and then reuses the memory: prev goes back to the entry first, next
+ * last, behind a write barrier, so a reader that sees next back at the
+ * entry has seen every store this makes to it.
+ */
+static inline void list_del_init_careful(struct list_head *entry)
+{
+	__list_del(entry->prev, entry->next);
+	WRITE_ONCE(entry->prev, entry);
+	smp_wmb();
+	WRITE_ONCE(entry->next, entry);
+}
+
 static inline void list_move_tail(struct list_head *entry,
 				  struct list_head *head)
 {
@@ -72,6 +87,19 @@ static inline void list_move_tail(struct list_head *entry,
 static inline int list_empty(const struct list_head *head)
 {
 	return READ_ONCE(head->next) == head;
+}
+
+/*
+ * Empty, and no longer being unlinked: both pointers are back at head.
+ * Only a list_del_init_careful() in progress may race with it; next is
+ * read first, as that writer stores it last.
+ */
+static inline int list_empty_careful(const struct list_head *head)
+{
+	struct list_head *next = READ_ONCE(head->next);
+
+	smp_rmb();
+	return next == head && READ_ONCE(head->prev) == head;
 }
 
 static inline int list_is_singular(const struct list_head *head)

@@ -42,6 +42,8 @@ struct mutex_waiter {
 #ifdef CONFIG_DEBUG_MUTEXES
 	struct mutex *lock;
 	void *magic;
+	bool deadlock_reported;	/* on a cycle already reported */
+	bool interruptible;	/* mutex_lock_interruptible() */
 #endif
 };
 

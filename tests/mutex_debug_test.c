@@ -197,6 +197,71 @@ static void chain_over_limit(struct kunit *test)
 	mutex_debug_max_chain = saved;
 }
 
+struct intr_waiter {
+	struct mutex *lock;
+	int result;
+};
+
+static int intr_waiter_fn(void *data)
+{
+	struct intr_waiter *iw = data;
+
+	iw->result = mutex_lock_interruptible(iw->lock);
+	if (!iw->result)
+		mutex_unlock(iw->lock);
+	return 0;
+}
+
+/*
+ * ABBA, where A has one more waiter, ahead of B's owner: a task that
+ * holds nothing. A signal makes that extra waiter leave. The cycle is
+ * still there, untouched: it must not be reported a second time, by a
+ * cycle member woken for nothing. Then a signal to the closer breaks it.
+ */
+static void ABBA_extra_waiter_leaves(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct intr_waiter iw = { .lock = &ch->locks[0] };
+	struct task_struct *extra;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	extra = kthread_run(intr_waiter_fn, &iw, "extra");
+	KUNIT_ASSERT_NOT_NULL(test, extra);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(extra, TASK_INTERRUPTIBLE, 60));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	send_sig(SIGINT, extra, 0);
+	kthread_join(extra);
+	KUNIT_EXPECT_EQ(test, iw.result, -EINTR);
+	msleep(50);	/* time for a woken member to run the detector again */
+	KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[1], TASK_INTERRUPTIBLE, 60));
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
+/*
+ * A cycle member woken for no reason goes back to sleep and runs the
+ * detector again: the same deadlock, not to be reported again.
+ */
+static void ABBA_spurious_wakeup(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	for (int i = 0; i < 2; i++) {
+		wake_up_process(ch->t[i]);
+		msleep(50);
+		KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[i],
+						TASK_INTERRUPTIBLE, 60));
+	}
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
 /* Must not report: a chain of waiters that does not close. */
 static void long_chain_no_cycle(struct kunit *test)
 {
@@ -413,6 +478,204 @@ static void use_copied(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&orig));
 }
 
+/*
+ * One task per CPU finds the same memset mutex at the same moment: one
+ * report, one repair, then normal use. Several rounds, for the odds.
+ */
+#define REPAIR_ROUNDS	10
+
+static struct mutex racy_bad;
+static volatile int racy_arrived, racy_inside, racy_overlap;
+
+static int racy_user_fn(void *data)
+{
+	int n = *(int *)data;
+
+	/* A barrier: every CPU arrives before any of them goes on. */
+	__atomic_add_fetch(&racy_arrived, 1, __ATOMIC_SEQ_CST);
+	while (READ_ONCE(racy_arrived) < n)
+		cpu_relax();
+	for (int i = 0; i < 20; i++) {
+		mutex_lock(&racy_bad);
+		if (__atomic_add_fetch(&racy_inside, 1, __ATOMIC_SEQ_CST) != 1)
+			racy_overlap = 1;
+		__atomic_sub_fetch(&racy_inside, 1, __ATOMIC_SEQ_CST);
+		mutex_unlock(&racy_bad);
+	}
+	return 0;
+}
+
+static void concurrent_repair(struct kunit *test)
+{
+	int n = num_online_cpus();
+	struct snapshot s;
+	struct workers w;
+
+	racy_overlap = 0;
+	snap(&s);
+	for (int round = 0; round < REPAIR_ROUNDS; round++) {
+		memset(&racy_bad, 0, sizeof(racy_bad));
+		racy_arrived = 0;
+		KUNIT_ASSERT_EQ(test, workers_start(&w, n, racy_user_fn, &n, 0,
+						    true, "repair"), n);
+		KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+		KUNIT_EXPECT_FALSE(test, mutex_is_locked(&racy_bad));
+		KUNIT_EXPECT_TRUE(test, list_empty(&racy_bad.wait_list));
+	}
+	expect_reports(test, &s, MUTEX_BUG_UNINITIALIZED, REPAIR_ROUNDS);
+	KUNIT_EXPECT_EQ(test, racy_overlap, 0);
+}
+
+/*
+ * Keeps a CPU busy with preemption off, so that a task bound to it can
+ * be woken but not run: the window between an unlock's wakeup and the
+ * waiter leaving the wait list, held open.
+ */
+struct cpu_hog {
+	volatile int on, stop;
+	struct task_struct *task;
+};
+
+static int hog_fn(void *data)
+{
+	struct cpu_hog *h = data;
+
+	preempt_disable();
+	WRITE_ONCE(h->on, 1);
+	while (!READ_ONCE(h->stop))
+		cpu_relax();
+	preempt_enable();
+	return 0;
+}
+
+static bool hog_start(struct cpu_hog *h, unsigned int cpu)
+{
+	h->on = 0;
+	h->stop = 0;
+	h->task = kthread_create(hog_fn, h, "hog/%u", cpu);
+	if (!h->task)
+		return false;
+	kthread_bind(h->task, cpu);
+	wake_up_process(h->task);
+	return wait_for_count(&h->on, 1, 60);
+}
+
+static void hog_stop(struct cpu_hog *h)
+{
+	WRITE_ONCE(h->stop, 1);
+	kthread_join(h->task);
+}
+
+static struct task_struct *start_bound(int (*fn)(void *), void *data,
+				       unsigned int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, data, "%s", name);
+
+	if (t) {
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
+	return t;
+}
+
+static DEFINE_MUTEX(init_waited);
+static volatile int init_waiters_done;
+
+static int init_waiter_fn(void *unused)
+{
+	mutex_lock(&init_waited);
+	__atomic_add_fetch(&init_waiters_done, 1, __ATOMIC_SEQ_CST);
+	mutex_unlock(&init_waited);
+	return 0;
+}
+
+/*
+ * mutex_init() of a mutex nobody owns but tasks still wait for: the
+ * unlock woke the first waiter, which has not yet run. Re-initialising
+ * would empty the wait list under both sleepers.
+ */
+static void init_with_waiters(struct kunit *test)
+{
+	struct task_struct *w1, *w2;
+	struct cpu_hog hog;
+	struct snapshot s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to hold the waiters");
+	init_waiters_done = 0;
+	mutex_lock(&init_waited);
+	w1 = start_bound(init_waiter_fn, NULL, 1, "init-w1");
+	KUNIT_ASSERT_NOT_NULL(test, w1);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w1, TASK_UNINTERRUPTIBLE, 60));
+	w2 = start_bound(init_waiter_fn, NULL, 1, "init-w2");
+	KUNIT_ASSERT_NOT_NULL(test, w2);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w2, TASK_UNINTERRUPTIBLE, 60));
+	KUNIT_ASSERT_TRUE(test, hog_start(&hog, 1));
+
+	mutex_unlock(&init_waited);	/* wakes w1, which cannot run yet */
+	snap(&s);
+	mutex_init(&init_waited);	/* refused: it has waiters */
+	expect_reports(test, &s, MUTEX_BUG_INIT_HELD, 1);
+	hog_stop(&hog);
+
+	kthread_join(w1);
+	kthread_join(w2);
+	KUNIT_EXPECT_EQ(test, init_waiters_done, 2);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&init_waited));
+	KUNIT_EXPECT_TRUE(test, list_empty(&init_waited.wait_list));
+}
+
+/*
+ * ABBA where the first to block (dl-A, waiting interruptibly for B) has
+ * been sent a signal but has not run yet when dl-B closes the cycle:
+ * dl-A will back out with -EINTR and release A, so this is no deadlock
+ * and is not reported (docs/mutex-debug.md).
+ */
+static void ABBA_member_signalled(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct cycle_task *ct = ch->ct;
+	struct cpu_hog hog;
+	struct snapshot s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to hold dl-A back");
+	snap(&s);
+	ch->holding = 0;
+	for (int i = 0; i < 2; i++) {
+		__mutex_init(&ch->locks[i], lock_names[i]);
+		ct[i] = (struct cycle_task){
+			.first = &ch->locks[i],
+			.second = &ch->locks[1 - i],
+			.holding = &ch->holding,
+		};
+		init_completion(&ct[i].go);
+		init_completion(&ct[i].release);
+	}
+	ch->t[0] = start_bound(cycle_fn, &ct[0], 1, "dl-A");
+	KUNIT_ASSERT_NOT_NULL(test, ch->t[0]);
+	ch->t[1] = kthread_run(cycle_fn, &ct[1], "dl-B");
+	KUNIT_ASSERT_NOT_NULL(test, ch->t[1]);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&ch->holding, 2, 60));
+	complete(&ct[0].go);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(ch->t[0], TASK_INTERRUPTIBLE, 60));
+
+	KUNIT_ASSERT_TRUE(test, hog_start(&hog, 1));
+	send_sig(SIGINT, ch->t[0], 0);	/* woken, but cannot run yet */
+	complete(&ct[1].go);
+	KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[1], TASK_INTERRUPTIBLE, 60));
+	expect_reports(test, &s, NONE, 0);
+	hog_stop(&hog);
+
+	kthread_join(ch->t[0]);
+	kthread_join(ch->t[1]);
+	KUNIT_EXPECT_EQ(test, ct[0].result, -EINTR);
+	KUNIT_EXPECT_EQ(test, ct[1].result, 0);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&ch->locks[0]));
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&ch->locks[1]));
+	expect_reports(test, &s, NONE, 0);
+}
+
 /* ---- lifetime rules ---- */
 
 static void free_held(struct kunit *test)
@@ -425,6 +688,62 @@ static void free_held(struct kunit *test)
 	mutex_lock(m);
 	snap(&s);
 	kfree(m);
+	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
+static void free_pages_held(struct kunit *test)
+{
+	void *page = alloc_pages(0);
+	struct mutex *m = (struct mutex *)((char *)page + 128);
+	struct snapshot s;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	mutex_init(m);
+	mutex_lock(m);
+	snap(&s);
+	free_pages(page, 0);
+	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
+struct stack_mutex {
+	struct mutex *m;		/* on the task's stack */
+	struct completion ready, go;
+};
+
+static int stack_mutex_fn(void *data)
+{
+	struct stack_mutex *sm = data;
+	struct mutex m;
+
+	mutex_init(&m);
+	sm->m = &m;
+	complete(&sm->ready);
+	wait_for_completion(&sm->go);
+	/*
+	 * Exit from here, not by returning: this frame, and m in it, stays
+	 * intact until the reaper frees the stack.
+	 */
+	do_exit(0);
+}
+
+/* We hold a mutex that lives on another task's stack when it is reaped. */
+static void reap_stack_held(struct kunit *test)
+{
+	struct stack_mutex sm = {};
+	struct task_struct *t;
+	struct snapshot s;
+
+	init_completion(&sm.ready);
+	init_completion(&sm.go);
+	t = kthread_run(stack_mutex_fn, &sm, "stack-mutex");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wait_for_completion(&sm.ready);
+	mutex_lock(sm.m);
+	snap(&s);
+	complete(&sm.go);
+	kthread_join(t);
 	expect_reports(test, &s, MUTEX_BUG_FREE_HELD, 1);
 	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
 }
@@ -528,6 +847,36 @@ static void show_all_locks_runs(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
 }
 
+/*
+ * A watchdog walking the tasks, or a report, may call it with the task
+ * list lock already held: it must still print, and return.
+ */
+static void show_all_locks_with_task_list_held(struct kunit *test)
+{
+	struct spin_debug_stats before = spin_debug_stats;
+	unsigned long flags;
+	struct snapshot s;
+	DEFINE_MUTEX(m);
+
+	mutex_lock(&m);
+	snap(&s);
+	spin_lock_irqsave(&task_list_lock, flags);
+	/*
+	 * Taking the lock again here would hang this CPU; the debug
+	 * spinlocks turn that into a recursion report (and then an unlock
+	 * of a lock no longer held), which must not happen either.
+	 */
+	mutex_debug_show_all_locks();
+	KUNIT_EXPECT_TRUE(test, spin_is_locked(&task_list_lock));
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	mutex_unlock(&m);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.recursion, before.recursion);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_unlock, before.bad_unlock);
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.lockup, before.lockup);
+	expect_reports(test, &s, NONE, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
+}
+
 /* ---- the table ---- */
 
 static struct kunit_case mutex_debug_cases[];
@@ -557,22 +906,30 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(ABBCCDDA),
 	KUNIT_CASE(cycle_of_25),
 	KUNIT_CASE(chain_over_limit),
+	KUNIT_CASE(ABBA_extra_waiter_leaves),
+	KUNIT_CASE(ABBA_spurious_wakeup),
 	KUNIT_CASE(double_unlock),
 	KUNIT_CASE(unlock_by_non_owner),
 	KUNIT_CASE(unlock_unlocked),
 	KUNIT_CASE(init_held),
 	KUNIT_CASE(destroy_held),
 	KUNIT_CASE(free_held),
+	KUNIT_CASE(free_pages_held),
+	KUNIT_CASE(reap_stack_held),
 	KUNIT_CASE(exit_holding),
 	KUNIT_CASE(use_uninitialized),
 	KUNIT_CASE(use_copied),
 	KUNIT_CASE(use_after_destroy),
+	KUNIT_CASE_SLOW(concurrent_repair, 120),
+	KUNIT_CASE_SLOW(init_with_waiters, 120),
+	KUNIT_CASE_SLOW(ABBA_member_signalled, 120),
 	KUNIT_CASE(use_in_irq),
 	KUNIT_CASE(lock_under_spinlock),
 	KUNIT_CASE(consistent_order),
 	KUNIT_CASE(ABBA_trylock_backoff),
 	KUNIT_CASE(long_chain_no_cycle),
 	KUNIT_CASE(show_all_locks_runs),
+	KUNIT_CASE_SLOW(show_all_locks_with_task_list_held, 60),
 	{}
 };
 

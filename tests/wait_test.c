@@ -141,6 +141,156 @@ static void flush_clears_pending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, send_sig(0, current, 0), -EINVAL);
 }
 
+/* ---- finish_wait() against a waker that is still unlinking the entry ---- */
+
+static DECLARE_WAIT_QUEUE_HEAD(unlink_wq);
+
+struct half_unlink {
+	struct wait_queue_entry *entry;	/* published by the waiter */
+	volatile int ready, go, calling, returned;
+};
+
+static int half_unlink_waiter(void *data)
+{
+	struct half_unlink *h = data;
+	DEFINE_WAIT(w);
+
+	prepare_to_wait(&unlink_wq, &w, TASK_UNINTERRUPTIBLE);
+	__set_current_state(TASK_RUNNING);
+	h->entry = &w;
+	__atomic_store_n(&h->ready, 1, __ATOMIC_SEQ_CST);
+	while (!READ_ONCE(h->go))
+		cpu_relax();
+	WRITE_ONCE(h->calling, 1);
+	finish_wait(&unlink_wq, &w);
+	WRITE_ONCE(h->returned, 1);
+	return 0;
+}
+
+/*
+ * The test plays a waker that woke the waiter and, under the queue's
+ * lock, is half way through unlinking its entry: next already points back
+ * at the entry, prev not yet (the order the old autoremove_wake_function
+ * wrote them in). Seeing only next, the waiter would think it was off the
+ * queue and return, and the waker's last store would land in a stack frame
+ * that is no longer the entry. finish_wait() must not return until the
+ * waker is done with the entry.
+ */
+static void finish_wait_waits_for_the_waker(struct kunit *test)
+{
+	struct half_unlink h = {};
+	struct task_struct *t;
+	struct list_head *e;
+	unsigned long flags;
+	int early = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU for the waiter");
+	t = kthread_run(half_unlink_waiter, &h, "half-unlink");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&h.ready, 1, 60));
+	e = &h.entry->entry;
+
+	spin_lock_irqsave(&unlink_wq.lock, flags);
+	__list_del(e->prev, e->next);
+	WRITE_ONCE(e->next, e);
+	WRITE_ONCE(h.go, 1);
+	while (!READ_ONCE(h.calling))
+		cpu_relax();
+	/* Give the waiter plenty of time to (wrongly) get out. */
+	for (int ms = 0; ms < 200 && !early; ms++) {
+		mdelay(1);
+		early = READ_ONCE(h.returned);
+	}
+	WRITE_ONCE(e->prev, e);
+	spin_unlock_irqrestore(&unlink_wq.lock, flags);
+
+	kthread_join(t);
+	KUNIT_EXPECT_EQ(test, early, 0);
+	KUNIT_EXPECT_EQ(test, h.returned, 1);
+}
+
+/* ---- stress: short waits on stack entries, the frame reused at once ---- */
+
+#define FRAME_WORDS	128
+#define FRAME_POISON	0x5a5aa5a5UL
+
+static DECLARE_WAIT_QUEUE_HEAD(stress_wq);
+static volatile int stress_ticket;
+static volatile int stress_done;
+static volatile int stress_corrupted;
+
+/* The wait_queue_entry lives in this frame, and dies with it. */
+static noinline void one_short_wait(void)
+{
+	int seen = READ_ONCE(stress_ticket);
+
+	wait_event(stress_wq, READ_ONCE(stress_ticket) != seen);
+}
+
+/*
+ * Called right after one_short_wait() returns, so this frame covers the
+ * one the entry was in. A waker still writing the entry shows up as a
+ * changed word.
+ */
+static noinline void reuse_frame(void)
+{
+	volatile unsigned long frame[FRAME_WORDS];
+	int i;
+
+	for (i = 0; i < FRAME_WORDS; i++)
+		frame[i] = FRAME_POISON;
+	for (i = 0; i < 50; i++)
+		cpu_relax();
+	for (i = 0; i < FRAME_WORDS; i++)
+		if (frame[i] != FRAME_POISON) {
+			__atomic_add_fetch(&stress_corrupted, 1,
+					   __ATOMIC_SEQ_CST);
+			break;
+		}
+}
+
+static int short_waiter(void *unused)
+{
+	for (int i = 0; i < 500 * (int)stress_factor; i++) {
+		one_short_wait();
+		reuse_frame();
+	}
+	__atomic_add_fetch(&stress_done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int stress_waker(void *data)
+{
+	int n = *(int *)data;
+
+	for (unsigned long i = 0; READ_ONCE(stress_done) < n; i++) {
+		__atomic_add_fetch(&stress_ticket, 1, __ATOMIC_SEQ_CST);
+		wake_up_all(&stress_wq);
+		if (!(i % 8))
+			yield();
+	}
+	return 0;
+}
+
+static void short_waits_leave_the_frame_alone(struct kunit *test)
+{
+	int n = 2 * num_online_cpus();
+	struct task_struct *waker;
+	struct workers w;
+
+	stress_done = 0;
+	stress_corrupted = 0;
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, short_waiter, NULL, 0, true,
+					    "short-wait"), n);
+	waker = kthread_run(stress_waker, &n, "waker");
+	KUNIT_ASSERT_NOT_NULL(test, waker);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	kthread_join(waker);
+	KUNIT_EXPECT_EQ(test, stress_corrupted, 0);
+	KUNIT_EXPECT_FALSE(test, waitqueue_active(&stress_wq));
+}
+
 static struct kunit_case wait_cases[] = {
 	KUNIT_CASE(wait_event_sleeps_until_condition),
 	KUNIT_CASE(wait_event_timeout_results),
@@ -148,6 +298,8 @@ static struct kunit_case wait_cases[] = {
 	KUNIT_CASE(signal_interrupts_interruptible),
 	KUNIT_CASE(signal_leaves_uninterruptible_alone),
 	KUNIT_CASE(flush_clears_pending),
+	KUNIT_CASE(finish_wait_waits_for_the_waker),
+	KUNIT_CASE(short_waits_leave_the_frame_alone),
 	{}
 };
 

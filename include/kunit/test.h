@@ -55,12 +55,17 @@ struct kunit {
  * the linker script collects them between __kunit_suites_start/_end.
  * The array is named after its line, which takes two macro levels: ##
  * would paste the word __LINE__ itself rather than the number.
+ *
+ * The section must be a plain array of pointers, so each array is aligned
+ * to exactly one pointer: left alone, the x86_64 ABI aligns an array of
+ * 16 bytes or more to 16, and the gap in front of it reads as a NULL suite.
  */
 #define __kunit_paste(a, b)	a##b
 #define __kunit_unique(a, b)	__kunit_paste(a, b)
 #define kunit_test_suites(...)						\
 	static struct kunit_suite *__kunit_unique(__kunit_suites_, __LINE__)[] \
-	__used __section(".kunit_suites") = { __VA_ARGS__ }
+	__used __section(".kunit_suites")				\
+	__aligned(sizeof(struct kunit_suite *)) = { __VA_ARGS__ }
 #define kunit_test_suite(suite)	kunit_test_suites(&suite)
 
 void kunit_fail_current(struct kunit *test, const char *file, int line,

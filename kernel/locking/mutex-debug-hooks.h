@@ -26,10 +26,18 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 	__debug_mutex_enter(lock, may_sleep, _RET_IP_)
 #define debug_mutex_caller()	(current->mutex_caller)
 
-/* Without wait_lock: false (after a report) if lock is held. */
-bool debug_mutex_init_check(struct mutex *lock, unsigned long ip);
+/*
+ * Without wait_lock. True when it dealt with the call itself: lock was
+ * already initialised, and it re-initialised it under wait_lock or, as it
+ * is held or waited for, refused after a report. False: fresh memory,
+ * the caller initialises it.
+ */
+bool debug_mutex_reinit(struct mutex *lock, const char *name,
+			unsigned long ip);
 void debug_mutex_init(struct mutex *lock, const char *name);
 
+/* Once per lock attempt, before the waiter is first queued. */
+void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state);
 /* The deadlock detector runs here, before the task blocks. */
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			    struct thread_info *ti);
@@ -46,8 +54,9 @@ void debug_mutex_clear_owner(struct mutex *lock);
 /* Without debugging the hooks are empty and the fastpath is all there is. */
 #define debug_mutex_enter(lock, may_sleep)		true
 #define debug_mutex_caller()				0UL
-#define debug_mutex_init_check(lock, ip)		true
+#define debug_mutex_reinit(lock, name, ip)		false
 #define debug_mutex_init(lock, name)			do { } while (0)
+#define debug_mutex_init_waiter(waiter, state)		do { } while (0)
 #define debug_mutex_add_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_remove_waiter(lock, waiter, ti)	do { } while (0)
 #define debug_mutex_set_owner(lock, ti, ip)		do { } while (0)

@@ -12,6 +12,7 @@
 #include <smp.h>
 #include <mutex.h>
 #include <irq.h>
+#include <time.h>
 #include <asm/spinlock.h>
 #include "mutex-debug-hooks.h"
 
@@ -118,22 +119,32 @@ static void report_lock(enum mutex_bug kind, struct mutex *lock,
 	debug_unlock_irqrestore(flags);
 }
 
-/* A mutex not set up by the API: say so, then make it usable. */
-static void repair(struct mutex *lock, enum mutex_bug kind, unsigned long ip)
+/*
+ * A mutex not set up by the API: say so, then make it usable. Several
+ * tasks may find the same bad mutex at once; debug_lock lets only the
+ * first one repair it. By the time the others get here the mutex may be
+ * in use, its held_list linked into the owner's list and its wait_list
+ * holding sleepers: a second repair would cut them loose, so they only
+ * look again.
+ */
+static void repair(struct mutex *lock, unsigned long ip)
 {
 	unsigned long flags = debug_lock_irqsave();
+	void *magic = READ_ONCE(lock->magic);
 
-	/* Its fields are garbage: print only where it is. */
-	report_begin(kind);
-	printk(" [%p] (magic %p) used at: %pS\n", lock, lock->magic,
-	       (void *)ip);
-	report_end();
+	if (magic != lock) {
+		/* Its fields are garbage: print only where it is. */
+		report_begin(magic == MUTEX_DESTROYED ? MUTEX_BUG_DESTROYED :
+			     MUTEX_BUG_UNINITIALIZED);
+		printk(" [%p] (magic %p) used at: %pS\n", lock, magic,
+		       (void *)ip);
+		report_end();
+		atomic_set(&lock->count, 1);
+		spin_lock_init(&lock->wait_lock);
+		INIT_LIST_HEAD(&lock->wait_list);
+		debug_mutex_init(lock, "(repaired)");
+	}
 	debug_unlock_irqrestore(flags);
-
-	atomic_set(&lock->count, 1);
-	spin_lock_init(&lock->wait_lock);
-	INIT_LIST_HEAD(&lock->wait_list);
-	debug_mutex_init(lock, "(repaired)");
 }
 
 bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
@@ -143,31 +154,51 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 		report_lock(MUTEX_BUG_IN_IRQ, lock, ip);
 		return false;
 	}
-	if (unlikely(lock->magic != lock))
-		repair(lock, lock->magic == MUTEX_DESTROYED ?
-		       MUTEX_BUG_DESTROYED : MUTEX_BUG_UNINITIALIZED, ip);
+	if (unlikely(READ_ONCE(lock->magic) != lock))
+		repair(lock, ip);
+	/* Pairs with debug_mutex_init(): magic is stored last. */
+	smp_rmb();
 	current->mutex_caller = ip;
 	if (may_sleep)
 		might_sleep();
 	return true;
 }
 
-bool debug_mutex_init_check(struct mutex *lock, unsigned long ip)
+/*
+ * mutex_init() of a mutex that is already live. Under its wait_lock, so
+ * that owner and waiters are seen as they are: with either it is busy,
+ * and re-initialising it would unlock it under its owner or cut its
+ * waiters off the list they sleep on. Refused, after a report.
+ */
+bool debug_mutex_reinit(struct mutex *lock, const char *name,
+			unsigned long ip)
 {
-	if (lock->magic == lock && READ_ONCE(lock->owner)) {
-		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
+	bool busy;
+
+	if (READ_ONCE(lock->magic) != lock)
 		return false;
+	smp_rmb();
+	spin_lock(&lock->wait_lock);
+	busy = lock->owner || !list_empty(&lock->wait_list);
+	if (!busy) {
+		atomic_set(&lock->count, 1);
+		debug_mutex_init(lock, name);
 	}
+	spin_unlock(&lock->wait_lock);
+	if (busy)
+		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
 	return true;
 }
 
+/* magic last: a task that sees it also sees the rest (smp_rmb above). */
 void debug_mutex_init(struct mutex *lock, const char *name)
 {
 	lock->name = name ? name : "mutex";
-	lock->magic = lock;
 	lock->owner = NULL;
 	lock->acquire_ip = 0;
 	INIT_LIST_HEAD(&lock->held_list);
+	smp_wmb();
+	WRITE_ONCE(lock->magic, lock);
 }
 
 void mutex_destroy(struct mutex *lock)
@@ -181,6 +212,20 @@ void mutex_destroy(struct mutex *lock)
 
 /* ---- the deadlock detector ---- */
 
+/*
+ * An interruptible waiter with a signal pending does not block for good:
+ * it returns -EINTR on its next pass (schedule() does not even put it to
+ * sleep), and its caller backs out, releasing what it holds. A cycle
+ * through it breaks by itself and is not reported. If the caller retries
+ * instead, it blocks again only once the signal is gone, and then the
+ * detector runs for it afresh.
+ */
+static bool backing_out(struct task_struct *p, struct mutex_waiter *w)
+{
+	return w->interruptible && signal_pending(p);
+}
+
+/* The lock that lock's owner waits for, unless it will stop waiting. */
 static struct mutex *next_in_chain(struct mutex *lock)
 {
 	struct thread_info *owner = lock->owner;
@@ -189,7 +234,7 @@ static struct mutex *next_in_chain(struct mutex *lock)
 	if (!owner)
 		return NULL;
 	w = owner->task->blocked_on;
-	return w ? w->lock : NULL;
+	return w && !backing_out(owner->task, w) ? w->lock : NULL;
 }
 
 /* Each task of the cycle: what it waits for, what it holds, where it is. */
@@ -228,6 +273,31 @@ static void report_deadlock(enum mutex_bug kind, struct mutex *lock,
 }
 
 /*
+ * Has this cycle (from lock back to us) been reported already? Each task
+ * waits for one lock and each lock has one owner, so a task is on at most
+ * one cycle, and a cycle whose every waiter is marked is one reported
+ * before: a member woken for nothing (a stray wake_up_process()) that went
+ * back to sleep. A new cycle always has a waiter that blocked since, and
+ * so is unmarked. Marks last for one lock attempt (debug_mutex_init_waiter).
+ */
+static bool cycle_reported(struct mutex *lock, bool mark)
+{
+	struct thread_info *me = current_thread_info();
+	struct mutex_waiter *w = current->blocked_on;
+	bool all = w->deadlock_reported;
+	struct mutex *l = lock;
+
+	w->deadlock_reported |= mark;
+	while (l->owner && l->owner != me) {
+		w = l->owner->task->blocked_on;
+		all &= w->deadlock_reported;
+		w->deadlock_reported |= mark;
+		l = w->lock;
+	}
+	return all;
+}
+
+/*
  * Follow lock -> its owner -> the lock that owner is blocked on -> ... If
  * the chain comes back to us, blocking would never end. A cycle that does
  * not pass through us (we are joining a deadlock already reported) is
@@ -239,10 +309,15 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 	struct mutex *l = lock, *slow = lock;
 	unsigned int depth = 0;
 
+	if (backing_out(current, current->blocked_on))
+		return;
 	while (l) {
 		if (l->owner == me) {
+			if (cycle_reported(lock, false))
+				return;
 			report_deadlock(depth ? MUTEX_BUG_CIRCULAR :
 					MUTEX_BUG_RECURSION, lock, ip);
+			cycle_reported(lock, true);
 			return;
 		}
 		if (++depth > mutex_debug_max_chain) {
@@ -256,6 +331,12 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 		if (l && l == slow)
 			return;
 	}
+}
+
+void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state)
+{
+	waiter->deadlock_reported = false;
+	waiter->interruptible = state == TASK_INTERRUPTIBLE;
 }
 
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
@@ -406,14 +487,42 @@ static void show_task_locks(struct task_struct *p)
 	}
 }
 
+/* About half a second in all: long enough for a holder on another CPU. */
+#define SHOW_TRIES		10
+#define SHOW_RETRY_MS		50
+
+/*
+ * The caller may already hold task_list_lock (a watchdog walking the
+ * tasks, a report), and waiting for it would then be waiting for
+ * ourselves. So only try it, a few times in case another CPU holds it
+ * for a moment, then go on without it and say so: a dump that may race
+ * with a task being added or reaped beats a hung CPU and no dump.
+ */
+static bool task_list_trylock(unsigned long *flags)
+{
+	for (int i = 0; i < SHOW_TRIES; i++) {
+		local_irq_save(*flags);
+		if (spin_trylock(&task_list_lock))
+			return true;
+		local_irq_restore(*flags);
+		if (!i)
+			printk("task list lock busy, retrying...\n");
+		mdelay(SHOW_RETRY_MS);
+	}
+	printk("task list lock still busy: showing the tasks without it\n");
+	local_irq_save(*flags);
+	return false;
+}
+
 void mutex_debug_show_all_locks(void)
 {
 	struct task_struct *p;
 	unsigned long flags, dflags;
 	struct mutex *lock;
+	bool locked;
 
 	printk("\nShowing all tasks and the mutexes they wait for:\n");
-	spin_lock_irqsave(&task_list_lock, flags);
+	locked = task_list_trylock(&flags);
 	dflags = debug_lock_irqsave();
 	list_for_each_entry(p, &task_list, tasks)
 		show_task_locks(p);
@@ -423,5 +532,7 @@ void mutex_debug_show_all_locks(void)
 			print_lock(lock);
 	printk("=============================================\n");
 	debug_unlock_irqrestore(dflags);
-	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (locked)
+		spin_unlock(&task_list_lock);
+	local_irq_restore(flags);
 }

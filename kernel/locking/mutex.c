@@ -29,7 +29,8 @@
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
-	if (!debug_mutex_init_check(lock, _RET_IP_))
+	/* Debug build: a live mutex is redone under its lock, or refused. */
+	if (debug_mutex_reinit(lock, name, _RET_IP_))
 		return;
 	atomic_set(&lock->count, 1);
 	spin_lock_init(&lock->wait_lock);
@@ -72,6 +73,7 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
+	debug_mutex_init_waiter(&waiter, state);
 	spin_lock(&lock->wait_lock);
 	for (;;) {
 		/*
@@ -103,11 +105,12 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 
 interrupted:
 	/*
-	 * We are leaving without the lock. An unlock may already have chosen
-	 * us to wake; pass that wakeup on so the next waiter is not stranded.
+	 * Leave without the lock, and without waking anyone. Our last pass
+	 * stored -1 and did not find 1: the lock is held, and its owner's
+	 * unlock will take the slowpath and wake the first waiter. That holds
+	 * even if an unlock's wakeup brought us here: a newcomer took the
+	 * lock after that unlock. A wakeup from here would be spurious.
 	 */
-	if (!list_empty(&lock->wait_list))
-		wake_first_waiter(lock);
 	spin_unlock(&lock->wait_lock);
 	__set_task_state(task, TASK_RUNNING);
 	return -EINTR;

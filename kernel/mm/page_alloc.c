@@ -16,6 +16,7 @@
 #include <string.h>
 #include <spinlock.h>
 #include <mm.h>
+#include <mutex.h>
 
 #define MAX_MEMBLOCKS		16
 #define MANAGED_LIMIT		(1ULL << 30)
@@ -244,6 +245,17 @@ static enum free_check check_free(unsigned long pfn, unsigned long count)
 	return FREE_OK;
 }
 
+/* owned_map does not change after mm_init(): no lock needed to read it. */
+static bool pages_owned(unsigned long pfn, unsigned long count)
+{
+	if (pfn % count || pfn >= nr_pages || count > nr_pages - pfn)
+		return false;
+	for (unsigned long i = pfn; i < pfn + count; i++)
+		if (!test_bit(owned_map, i))
+			return false;
+	return true;
+}
+
 /* Outside the lock: a report with its backtrace takes a while. */
 static void report_bad_free(void *addr, enum free_check why)
 {
@@ -271,6 +283,14 @@ void free_pages(void *addr, unsigned int order)
 		return;
 	}
 	count = 1UL << order;
+	/*
+	 * A held mutex in these pages would be lost with them (debug build:
+	 * reported and forgotten, as kfree() does). Task stacks are freed
+	 * here too, on reap. Only for pages that are ours: a bad free of,
+	 * say, a kernel page must not touch the mutexes that live there.
+	 */
+	if (pages_owned(pfn, count))
+		mutex_debug_check_no_locks_freed(addr, count << PAGE_SHIFT);
 	spin_lock_irqsave(&page_lock, flags);
 	why = check_free(pfn, count);
 	if (why == FREE_OK) {

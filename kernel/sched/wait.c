@@ -15,13 +15,23 @@ int default_wake_function(struct wait_queue_entry *wq, unsigned int mode)
 	return wake_up_state(wq->task, mode);
 }
 
-/* Leaves the queue on wakeup, so finish_wait() has less to do. */
+/*
+ * Leaves the queue on wakeup, so finish_wait() need not take the lock.
+ *
+ * The entry is on the woken task's stack, and that task may already be
+ * running on another CPU, checking in finish_wait() whether it is still
+ * queued. Its answer must not be "no" until this function is done with
+ * the entry: the careful unlink makes its last store the one finish_wait()
+ * looks at. (Unlinking before the wakeup would not do: a wakeup that fails
+ * must leave the entry queued, and once unlinked the task could exit
+ * before wake_up_state() has finished with its task_struct.)
+ */
 int autoremove_wake_function(struct wait_queue_entry *wq, unsigned int mode)
 {
 	int woken = default_wake_function(wq, mode);
 
 	if (woken)
-		list_del_init(&wq->entry);
+		list_del_init_careful(&wq->entry);
 	return woken;
 }
 
@@ -92,8 +102,12 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *e)
 	unsigned long flags;
 
 	__set_current_state(TASK_RUNNING);
-	/* Unlocked peek: an autoremoved entry is already off the queue. */
-	if (!list_empty(&e->entry)) {
+	/*
+	 * An autoremoved entry is already off the queue, and we may skip the
+	 * lock; but only if the waker has finished unlinking it, which only
+	 * both pointers show: after we return, the entry's memory is reused.
+	 */
+	if (!list_empty_careful(&e->entry)) {
 		spin_lock_irqsave(&wq->lock, flags);
 		list_del_init(&e->entry);
 		spin_unlock_irqrestore(&wq->lock, flags);

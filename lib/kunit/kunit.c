@@ -32,8 +32,13 @@ struct kunit_run {
 	bool in_case;		/* past init: exit must still run */
 };
 
+/*
+ * A NULL slot is padding: kunit_test_suites() aligns its arrays so there
+ * should be none, but a stray one must not be run as a suite.
+ */
 #define for_each_suite(sp) \
-	for (sp = __kunit_suites_start; sp < __kunit_suites_end; sp++)
+	for (sp = __kunit_suites_start; sp < __kunit_suites_end; sp++) \
+		if (!*sp) {} else
 #define for_each_case(suite, c) \
 	for (c = (suite)->test_cases; c->run_case; c++)
 
