@@ -125,7 +125,7 @@ menuconfig: $(O)/.config
 # Goals that build this configuration read its options (make then builds
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
-	check-runner check-iso check-build check-verdicts sizes iso sdcard \
+	check-runner check-iso check-build check-verdicts verify sizes iso sdcard \
 	sdcard-check
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
@@ -235,7 +235,7 @@ BENCH_TASKS ?= 16
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
-	$(Q)$(CHECK_TOOLS) --with media $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with media,verify $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
@@ -260,6 +260,12 @@ check-iso:
 check-verdicts:
 	$(Q)$(CHECK_TOOLS) i386
 	$(Q)$(MX) check-verdicts --accel $(ACCEL)
+
+# The Promela model of the mutex, checked with spin (docs/mutex-design.md).
+.PHONY: verify
+verify:
+	$(Q)$(CHECK_TOOLS) --with verify
+	$(Q)scripts/verify-model.sh
 
 # The build itself is checked on a fresh machine's terms (make test runs
 # it): see scripts/check-build.sh.
@@ -343,6 +349,7 @@ help:
 	@echo '  torture        a long stress run of the lock suites'
 	@echo '  iso            a GRUB boot CD (x86); check-iso boots one'
 	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir)'
+	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  clean          remove build/'
 	@echo

@@ -4,10 +4,11 @@
 # missing Debian packages itself; otherwise it prints one apt-get line for
 # everything missing and fails.
 #
-# Usage: scripts/check-tools.sh [--with gdb,media,bench] ARCH...
+# Usage: scripts/check-tools.sh [--with gdb,media,bench,verify] [ARCH...]
 #   gdb    gdb-multiarch (make gdb, make sizes)
 #   media  each arch's boot-media tools (GRUB ISO, SD card image)
 #   bench  gnuplot for the benchmark plots
+#   verify spin and a host C compiler (make verify)
 #
 # The per-arch tools come from arch/<arch>/arch.mk (ARCH_TOOLS,
 # ARCH_MEDIA_TOOLS): "command:package" pairs, where a command given as an
@@ -20,7 +21,8 @@ if [ "$1" = --with ]; then
 	with=$(echo "$2" | tr ',' ' ')
 	shift 2
 fi
-[ $# -gt 0 ] || { echo "usage: $0 [--with gdb,media,bench] ARCH..." >&2; exit 2; }
+[ $# -gt 0 ] || [ -n "$with" ] ||
+	{ echo "usage: $0 [--with gdb,media,bench,verify] [ARCH...]" >&2; exit 2; }
 
 # The value of one fact of an arch's description, continuation lines joined.
 arch_fact() {
@@ -40,8 +42,9 @@ for extra in $with; do
 	case "$extra" in
 	gdb)	need="$need gdb-multiarch:gdb-multiarch" ;;
 	bench)	need="$need gnuplot:gnuplot-nox" ;;
+	verify)	need="$need spin:spin gcc:gcc" ;;
 	media)	;;
-	*)	echo "check-tools: unknown --with '$extra' (gdb, media, bench)" >&2
+	*)	echo "check-tools: unknown --with '$extra' (gdb, media, bench, verify)" >&2
 		exit 2 ;;
 	esac
 done

@@ -112,7 +112,6 @@ interrupted:
 	 * lock after that unlock. A wakeup from here would be spurious.
 	 */
 	spin_unlock(&lock->wait_lock);
-	__set_task_state(task, TASK_RUNNING);
 	return -EINTR;
 }
 

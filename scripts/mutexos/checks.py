@@ -1,5 +1,6 @@
 """The checks that are not boots of the matrix: build, runner, GRUB, SD card.
 
+model: spin checks the Promela model of the mutex (make verify).
 build: the first build on a fresh machine, replayed with a stand-in
   installer, and CONF overrides that must be refused (scripts/check-build.sh).
 
@@ -119,6 +120,22 @@ def check_iso(root, arches, accel, timeout=ISO_TIMEOUT):
     if not any(suite.name == "mutex" for suite in result.suites):
         result.add_reason("the mutex suite reported no results")
     return result
+
+
+def check_model(root):
+    """scripts/verify-model.sh: spin checks the Promela model of the mutex."""
+    title = "model check"
+    log, path = open_log(at(root, "build"), "verify-model")
+    with log:
+        code = subprocess.run([os.path.join(root, "scripts", "verify-model.sh")],
+                              cwd=root, stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, check=False).returncode
+    if code:
+        _show(path)
+        return StepResult(title, ["spin did not give the expected answer"], path)
+    return StepResult(title, note=(
+        "spin proves mutual exclusion and no stranded waiter for every "
+        f"fastpath, and finds every planted bug; log: {path}"))
 
 
 def check_build(root):

@@ -10,7 +10,8 @@ means all of its values (see scripts/test.mk for the history):
     build's raw image, at the native CPU counts;
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
     arch and the native build are selected and no CPU count was given;
-  - when nothing at all was selected: the build check, the runner check,
+  - when nothing at all was selected: the build check, the model check
+    (spin), the runner check,
     the verdict check, the GRUB check and the SD card check of each arch
     with a raw image.
 Every configuration is built first, then the checks run, then the boots,
@@ -46,7 +47,7 @@ class Selection:
 
 @dataclass(frozen=True)
 class Check:
-    """A check that is no boot of the matrix: build, runner, verdicts, grub, sdcard."""
+    """A check that is no boot of the matrix: build, model, runner, verdicts, grub, sdcard."""
 
     kind: str
     arch: str
@@ -105,6 +106,7 @@ def _add_checks(plan, arches, names):
     plan.add_build(checks.SELFTEST_BUILD)
     plan.add_build(checks.ISO_BUILD)
     plan.checks.append(Check("build", checks.SELFTEST_BUILD.arch))
+    plan.checks.append(Check("model", checks.SELFTEST_BUILD.arch))
     plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
     plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
@@ -156,6 +158,8 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
     accel = accels[check.arch]
     if check.kind == "build":
         return checks.check_build(root)
+    if check.kind == "model":
+        return checks.check_model(root)
     if check.kind == "verdicts":
         return checks.check_verdicts(root, arches, accel)
     if check.kind == "runner":

@@ -36,8 +36,8 @@ class TestPlan(unittest.TestCase):
         self.assertEqual((up.config.conf, up.cpus, up.append),
                          ("CONFIG_SMP=n", 1, "expect_cpus=1"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("build", "i386"), ("runner", "i386"), ("verdicts", "i386"),
-                          ("grub", "i386"), ("sdcard", "arm")])
+                         [("build", "i386"), ("model", "i386"), ("runner", "i386"),
+                          ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])
         self.assertIn(BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y"),
                       plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
