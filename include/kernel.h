@@ -44,6 +44,17 @@ int vprintk(const char *fmt, va_list args);
 const char *mutex_build_name(void);
 
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * Every BUG:, WARNING: and INFO: report is printed between these two.
+ * While a test case provokes reports on purpose (kunit_expect_reports()),
+ * they frame the report with "# expected report follows" and "# expected
+ * report ends", so that a reader, a grep and the test runner can tell it
+ * from a real one: an unframed report fails a test run.
+ */
+void report_mark_start(void);
+void report_mark_end(void);
+extern int reports_expected;
 void __noreturn machine_exit(int status);
 void dump_stack(void);
 

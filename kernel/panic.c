@@ -41,12 +41,29 @@ void __noreturn panic(const char *fmt, ...)
 	machine_exit(EXIT_CRASH);
 }
 
+/* Set by the test framework while a case provokes reports on purpose. */
+int reports_expected;
+
+void report_mark_start(void)
+{
+	if (READ_ONCE(reports_expected))
+		printk("# expected report follows\n");
+}
+
+void report_mark_end(void)
+{
+	if (READ_ONCE(reports_expected))
+		printk("# expected report ends\n");
+}
+
 void __warn(const char *file, int line, const char *cond)
 {
 	warn_count++;
+	report_mark_start();
 	printk("WARNING: CPU: %u PID: %d at %s:%d: %s\n", smp_processor_id(),
 	       current->pid, file, line, cond);
 	dump_stack();
+	report_mark_end();
 }
 
 void oops_begin(void)

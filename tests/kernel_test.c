@@ -41,6 +41,7 @@ static void warn_on_counts_and_goes_on(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	int x = 3;
 
+	kunit_expect_reports(test);
 	KUNIT_EXPECT_FALSE(test, WARN_ON(x != 3));
 	KUNIT_EXPECT_EQ(test, warn_count, before);
 	KUNIT_EXPECT_TRUE(test, WARN_ON(x == 3));

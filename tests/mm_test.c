@@ -112,6 +112,7 @@ static void pages_double_free_reported(struct kunit *test)
 	unsigned long reports = mm_stats.double_free, pos, free;
 	void *p = alloc_pages(0);
 
+	kunit_expect_reports(test);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	free_pages(p, 0);
 	free = nr_free_pages();
@@ -129,6 +130,7 @@ static void pages_bad_free_reported(struct kunit *test)
 					       PAGE_SIZE);
 	u8 *p = alloc_pages(1);
 
+	kunit_expect_reports(test);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	free = nr_free_pages();
 	free_pages(kernel_page, 0);	/* reserved: never ours */
@@ -248,6 +250,7 @@ static void kmalloc_double_free_reported(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	void *small = kmalloc(64), *large = kmalloc(3 * PAGE_SIZE);
 
+	kunit_expect_reports(test);
 	KUNIT_ASSERT_NOT_NULL(test, small);
 	KUNIT_ASSERT_NOT_NULL(test, large);
 	kfree(small);
@@ -269,6 +272,7 @@ static void kmalloc_bad_free_reported(struct kunit *test)
 	u8 *obj = kmalloc(64), *large = kmalloc(2 * PAGE_SIZE), *slab_header;
 	int on_stack = 0;
 
+	kunit_expect_reports(test);
 	KUNIT_ASSERT_NOT_NULL(test, obj);
 	KUNIT_ASSERT_NOT_NULL(test, large);
 	slab_header = (u8 *)ALIGN_DOWN((uintptr)obj, PAGE_SIZE);

@@ -155,6 +155,7 @@ static void might_sleep_under_spinlock(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	DEFINE_SPINLOCK(l);
 
+	kunit_expect_reports(test);
 	might_sleep();
 	KUNIT_EXPECT_EQ(test, might_sleep_reports, before);
 	spin_lock(&l);
@@ -181,6 +182,7 @@ static void hung_task_reported(struct kunit *test)
 	unsigned long before = hung_task_reports;
 	struct task_struct *t;
 
+	kunit_expect_reports(test);
 	sysctl_hung_task_timeout_secs = 1;
 	t = kthread_run(sleep_3s_uninterruptible, NULL, "sleepy");
 	KUNIT_ASSERT_NOT_NULL(test, t);

@@ -97,6 +97,7 @@ static void debug_recursion_reported(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	DEFINE_SPINLOCK(l);
 
+	kunit_expect_reports(test);
 	spin_lock(&l);
 	spin_lock(&l);		/* reported, not taken */
 	spin_unlock(&l);
@@ -112,6 +113,7 @@ static void debug_bad_unlock_reported(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 	DEFINE_SPINLOCK(l);
 
+	kunit_expect_reports(test);
 	spin_unlock(&l);	/* never locked */
 	KUNIT_EXPECT_EQ(test, spin_debug_stats.bad_unlock, before + 1);
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "already unlocked"));
@@ -138,6 +140,7 @@ static void debug_lockup_reported(struct kunit *test)
 	u64 saved = spin_lockup_ns;
 	struct task_struct *t;
 
+	kunit_expect_reports(test);
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
 	holding = 0;

@@ -163,6 +163,13 @@ void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
  */
 void __noreturn kunit_case_faulted(void);
 
+/*
+ * The running case provokes BUG:/WARNING:/INFO: reports on purpose: they
+ * are framed as expected (see report_mark_start()) until the case ends.
+ * Any other report fails the run.
+ */
+void kunit_expect_reports(struct kunit *test);
+
 /* Runs every registered suite whose "suite.case" matches the glob. */
 int kunit_run_all(const char *glob);
 unsigned int kunit_count_selected(const char *glob);

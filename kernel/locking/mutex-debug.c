@@ -93,6 +93,7 @@ static void print_held_locks(struct task_struct *p)
 static void report_begin(enum mutex_bug kind)
 {
 	mutex_debug_reports[kind]++;
+	report_mark_start();
 	printk("\n=============================================\n");
 	printk("%s\n", mutex_bug_title[kind]);
 	printk("---------------------------------------------\n");
@@ -104,6 +105,7 @@ static void report_end(void)
 {
 	dump_stack();
 	printk("=============================================\n");
+	report_mark_end();
 }
 
 /* A report about one lock and the current task's use of it. */

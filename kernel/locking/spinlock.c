@@ -27,6 +27,7 @@ static void spin_report(spinlock_t *lock, const char *what)
 {
 	struct task_struct *owner = READ_ONCE(lock->owner);
 
+	report_mark_start();
 	printk("BUG: spinlock %s on CPU#%u, %s/%d\n", what, smp_processor_id(),
 	       current ? current->comm : "?", current ? current->pid : -1);
 	printk(" lock: %s (%p), .magic: %08x, .owner: %s/%d, .owner_cpu: %d\n",
@@ -36,6 +37,7 @@ static void spin_report(spinlock_t *lock, const char *what)
 	if (lock->taken_at)
 		printk(" taken at: %pS\n", (void *)lock->taken_at);
 	dump_stack();
+	report_mark_end();
 }
 
 static bool spin_check_magic(spinlock_t *lock)

@@ -242,6 +242,7 @@ static enum kfree_check large_free(const void *p, unsigned int *order)
 /* Outside the lock: a report with its backtrace takes a while. */
 static void report_bad_kfree(const void *p, enum kfree_check why)
 {
+	report_mark_start();
 	if (why == KFREE_DOUBLE) {
 		__atomic_fetch_add(&mm_stats.double_free, 1, __ATOMIC_RELAXED);
 		printk("BUG: kmalloc: double free of %p\n", p);
@@ -250,6 +251,7 @@ static void report_bad_kfree(const void *p, enum kfree_check why)
 		printk("BUG: kmalloc: bad free of %p\n", p);
 	}
 	dump_stack();
+	report_mark_end();
 }
 
 void kfree(const void *p)

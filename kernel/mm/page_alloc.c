@@ -259,6 +259,7 @@ static bool pages_owned(unsigned long pfn, unsigned long count)
 /* Outside the lock: a report with its backtrace takes a while. */
 static void report_bad_free(void *addr, enum free_check why)
 {
+	report_mark_start();
 	if (why == FREE_DOUBLE) {
 		__atomic_fetch_add(&mm_stats.double_free, 1, __ATOMIC_RELAXED);
 		printk("BUG: mm: double free of page %p\n", addr);
@@ -268,6 +269,7 @@ static void report_bad_free(void *addr, enum free_check why)
 		       addr);
 	}
 	dump_stack();
+	report_mark_end();
 }
 
 void free_pages(void *addr, unsigned int order)

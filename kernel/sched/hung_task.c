@@ -16,10 +16,12 @@ unsigned long hung_task_reports;
 static void report_hung(struct task_struct *p)
 {
 	hung_task_reports++;
+	report_mark_start();
 	printk("INFO: task %s:%d blocked for more than %lu seconds.\n",
 	       p->comm, p->pid, sysctl_hung_task_timeout_secs);
 	show_task(p);
 	show_stack(p);
+	report_mark_end();
 }
 
 /*

@@ -220,9 +220,11 @@ static void __schedule(void)
 static void schedule_bug(void)
 {
 	sched_atomic_reports++;
+	report_mark_start();
 	printk("BUG: scheduling while atomic: %s/%d/0x%08x\n",
 	       current->comm, current->pid, preempt_count());
 	dump_stack();
+	report_mark_end();
 }
 
 void schedule(void)
@@ -392,9 +394,11 @@ void __might_sleep(const char *file, int line)
 	if (!scheduler_running || (!in_atomic() && !irqs_disabled()))
 		return;
 	might_sleep_reports++;
+	report_mark_start();
 	printk("BUG: sleeping function called from invalid context at %s:%d\n",
 	       file, line);
 	printk("in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n",
 	       in_atomic(), irqs_disabled(), current->pid, current->comm);
 	dump_stack();
+	report_mark_end();
 }

@@ -220,10 +220,16 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 		return KUNIT_FAILURE;
 	}
 	kthread_join(task);
+	WRITE_ONCE(reports_expected, 0);
 	status = run->test.status;
 	print_result(nr, kcase->name, status, "    ", run->test.status_comment);
 	kfree(run);
 	return status;
+}
+
+void kunit_expect_reports(struct kunit *test)
+{
+	WRITE_ONCE(reports_expected, 1);
 }
 
 /* glob may be a comma-separated list: "mutex*,completion.timeouts". */

@@ -15,6 +15,11 @@ PLAN = re.compile(r"1\.\.(\d+)\b")
 RESULT = re.compile(r"(not ok|ok)\s+(\d+)(?:\s+-)?(?:\s+([^#]*?))?\s*(?:#\s*(.*?))?\s*$")
 END_OF_TESTS = re.compile(r"# mutexos: end of tests(?:, status (\d+))?")
 CRASH = re.compile(r"Kernel panic - not syncing|Oops:|Unhandled exception")
+# A report of the kernel's: expected only between the two marker lines
+# that a test case provoking it on purpose makes the kernel print.
+REPORT = re.compile(r"(BUG|WARNING|INFO): ")
+EXPECTED_START = "# expected report follows"
+EXPECTED_END = "# expected report ends"
 # printk may put a timestamp before a line; the KTAP indentation follows it.
 TIMESTAMP = re.compile(r"\[\s*\d+\.\d+\] ?")
 
@@ -65,6 +70,8 @@ class KtapParser:
         self.suites = []
         self.problems = []      # why the KTAP stream is incomplete or wrong
         self.crash = None       # the first line that reports a crash
+        self.unexpected = None  # the first report nobody provoked
+        self.expected_depth = 0 # expected reports open (CPUs may overlap)
         self.end_seen = False
         self.missing_suites = 0
 
@@ -75,6 +82,7 @@ class KtapParser:
         stamp = TIMESTAMP.match(line)
         if stamp:
             line = line[stamp.end():]
+        self._watch_reports(line.strip())
         text = line.lstrip(" ")
         depth = (len(line) - len(text)) // 4
         if END_OF_TESTS.match(text):
@@ -90,6 +98,16 @@ class KtapParser:
             m = RESULT.match(text)
             self._result(depth, m.group(1) == "ok", m.group(3) or f"case{m.group(2)}",
                          m.group(4) or "")
+
+    def _watch_reports(self, text):
+        """Track the expected-report markers; note a report outside them."""
+        if text == EXPECTED_START:
+            self.expected_depth += 1
+        elif text == EXPECTED_END:
+            self.expected_depth = max(0, self.expected_depth - 1)
+        elif REPORT.match(text) and not self.expected_depth \
+                and self.unexpected is None and not CRASH.search(text):
+            self.unexpected = text
 
     def finish(self):
         """The stream ended: close what is open and check the top-level plan."""

@@ -114,6 +114,8 @@ def judge(parser, status, timeout, exit_note):
     reasons = []
     if parser.crash:
         reasons.append(f"crashed: {parser.crash}")
+    elif parser.unexpected:
+        reasons.append(f"a report nobody provoked: {parser.unexpected}")
     if status is None:
         if not timeout:
             reasons.append(exit_note or "the kernel set no exit status")

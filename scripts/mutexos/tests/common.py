@@ -26,7 +26,10 @@ ok 1 string
     KTAP version 1
     # Subtest: mutex_debug
     1..2
+# expected report follows
 BUG: mutex released by the wrong task (provoked by the test)
+ backtrace ...
+# expected report ends
     ok 1 wrong_owner_reported
     ok 2 double_unlock_reported
 ok 2 mutex_debug

@@ -17,6 +17,19 @@ class CannedLogs(unittest.TestCase):
         for line in lines:
             self.assertIn(line, report)
 
+    def test_unprovoked_report_fails(self):
+        # The same passing log, with a report outside the markers.
+        log = OK_LOG.replace("CPU1: idle", "WARNING: CPU: 1 PID: 7 at x.c:3: cond")
+        result = judge_text(log, 0)
+        self.assertTrue(result.failed_config)
+        self.assertIn("a report nobody provoked: WARNING: CPU: 1 PID: 7 at x.c:3: cond",
+                      result.reasons)
+
+    def test_report_after_the_end_marker_fails(self):
+        log = OK_LOG.replace("    ok 1 wrong_owner_reported",
+                             "INFO: task x:3 blocked\n    ok 1 wrong_owner_reported")
+        self.assertTrue(judge_text(log, 0).failed_config)
+
     def test_all_ok_passes(self):
         result = judge_text(OK_LOG, 0)
         self.assertFalse(result.failed_config)
