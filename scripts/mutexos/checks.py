@@ -122,35 +122,35 @@ def check_iso(root, arches, accel, timeout=ISO_TIMEOUT):
     return result
 
 
-def check_model(root):
-    """scripts/verify-model.sh: spin checks the Promela model of the mutex."""
-    title = "model check"
-    log, path = open_log(at(root, "build"), "verify-model")
+def _run_script(root, script, logname):
+    """Run scripts/<script> with its output in build/<logname>.log; (ok, log)."""
+    log, path = open_log(at(root, "build"), logname)
     with log:
-        code = subprocess.run([os.path.join(root, "scripts", "verify-model.sh")],
-                              cwd=root, stdout=log, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, check=False).returncode
-    if code:
-        _show(path)
-        return StepResult(title, ["spin did not give the expected answer"], path)
-    return StepResult(title, note=(
-        "spin proves mutual exclusion and no stranded waiter for every "
-        f"fastpath, and finds every planted bug; log: {path}"))
-
-
-def check_build(root):
-    """scripts/check-build.sh, its output kept in build/check-build.log."""
-    title = "build check"
-    log, path = open_log(at(root, "build"), "check-build")
-    with log:
-        code = subprocess.run([os.path.join(root, "scripts", "check-build.sh")],
+        code = subprocess.run([os.path.join(root, "scripts", script)],
                               cwd=root, stdout=log, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, env=build.make_env(),
                               check=False).returncode
     if code:
         _show(path)
-        return StepResult(title, ["scripts/check-build.sh failed"], path)
-    return StepResult(title, note=(
+    return code == 0, path
+
+
+def check_model(root):
+    """scripts/verify-model.sh: spin checks the Promela model of the mutex."""
+    ok, path = _run_script(root, "verify-model.sh", "verify-model")
+    if not ok:
+        return StepResult("model check", ["spin did not give the expected answer"], path)
+    return StepResult("model check", note=(
+        "spin proves mutual exclusion and no stranded waiter for every "
+        f"fastpath, and finds every planted bug; log: {path}"))
+
+
+def check_build(root):
+    """scripts/check-build.sh: the first build on a fresh machine, bad CONF."""
+    ok, path = _run_script(root, "check-build.sh", "check-build")
+    if not ok:
+        return StepResult("build check", ["scripts/check-build.sh failed"], path)
+    return StepResult("build check", note=(
         "a fresh machine's first build installs its tools and links, and "
         f"bad CONF overrides are refused; log: {path}"))
 

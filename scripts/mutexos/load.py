@@ -18,7 +18,10 @@ HOG = [sys.executable, "-c", "while True: pass"]
 
 @contextlib.contextmanager
 def cpu_hogs(per_core):
-    """per_core busy processes per host core while the block runs."""
+    """per_core busy processes per host core while the block runs.
+
+    Yields their process ids.
+    """
     count = per_core * (os.cpu_count() or 1)
     hogs = [subprocess.Popen(HOG, stdin=subprocess.DEVNULL,
                              start_new_session=True) for _ in range(count)]
@@ -26,7 +29,7 @@ def cpu_hogs(per_core):
         print(f"loaded host: {count} CPU hogs on {os.cpu_count()} cores "
               f"for the whole run", flush=True)
     try:
-        yield count
+        yield [hog.pid for hog in hogs]
     finally:
         for hog in hogs:
             with contextlib.suppress(ProcessLookupError):
