@@ -86,17 +86,22 @@ static void read_endpoint(struct tracker *t, struct reading *best)
 /*
  * Whether a window can be trusted at all (loose or not). The counter's
  * value is masked, so one wrap between two reads is harmless, but a gap of
- * a whole period loses counts. With the window's own rate no gap may reach
- * a quarter of the period: a lost period makes that rate too low, but not
- * by enough to hide the gap as long as the window has more than a third of
- * a period of counts (the PIT's 65536 counts last 55 ms).
+ * a whole period loses counts. When the caller knows the period in TSC
+ * ticks, no gap may reach 3/4 of it. Otherwise, judged by the window's own
+ * rate, no gap may reach a quarter of it: a lost period makes that rate
+ * too low, but not by enough to hide the gap as long as the window holds
+ * more than a third of a period of counts (the PIT's 65536 last 55 ms).
  */
 static bool window_sane(const struct tracker *t, const struct x86_window *w)
 {
+	u64 period = (u64)t->c->mask + 1;
+
 	if (!w->counts || w->tsc >= WINDOW_MAX_TSC ||
 	    w->counts >= WINDOW_MAX_TSC || t->max_gap >= WINDOW_MAX_TSC)
 		return false;
-	return t->max_gap * w->counts / w->tsc < ((u64)t->c->mask + 1) / 4;
+	if (t->c->period_tsc)
+		return t->max_gap < t->c->period_tsc / 4 * 3;
+	return t->max_gap * w->counts / w->tsc < period / 4;
 }
 
 /*
@@ -138,8 +143,11 @@ int x86_measure(const struct x86_counter *c, u64 min_counts, u64 min_tsc,
 
 	for (int tries = 0; tries < 4 * n && good < n; tries++) {
 		if (!measure_window(c, min_counts, min_tsc, &win)) {
-			if (!win.counts)
-				return 0;	/* it does not count at all */
+			if (!win.counts) {
+				printk("calibration: the %s does not count\n",
+				       c->name);
+				return 0;
+			}
 			continue;
 		}
 		if (win.err_ppm <= MAX_ERR_PPM)
@@ -147,8 +155,13 @@ int x86_measure(const struct x86_counter *c, u64 min_counts, u64 min_tsc,
 		else if (win.err_ppm < spare.err_ppm)
 			spare = win;
 	}
-	if (good || spare.err_ppm == ~0U)
+	if (good)
 		return good;
+	if (spare.err_ppm == ~0U) {
+		printk("calibration: host stalls spoilt every window against the %s\n",
+		       c->name);
+		return 0;
+	}
 	/* A host this busy deserves a word; the loose window still beats none. */
 	printk("calibration: no clean window against the %s; the best is good to %u ppm\n",
 	       c->name, spare.err_ppm);

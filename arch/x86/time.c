@@ -66,7 +66,7 @@ static u32 pit_read(void)
 	return hi << 8 | lo;
 }
 
-static const struct x86_counter pit = {
+static struct x86_counter pit = {
 	.name = "PIT",
 	.read = pit_read,
 	.mask = 0xffff,
@@ -103,7 +103,7 @@ static void tsc_report(u64 pm_khz, unsigned int bits, u64 pit_khz)
 	if (!pm_khz)
 		printk("tsc: %llu.%03llu MHz (PIT)\n", MHZ(pit_khz));
 	else if (!pit_khz)
-		printk("tsc: %llu.%03llu MHz (ACPI PM timer, %u bits; the PIT does not count)\n",
+		printk("tsc: %llu.%03llu MHz (ACPI PM timer, %u bits; no check by the PIT)\n",
 		       MHZ(pm_khz), bits);
 	else
 		printk("tsc: %llu.%03llu MHz (ACPI PM timer, %u bits; PIT: %llu.%03llu MHz)\n",
@@ -122,13 +122,19 @@ void tsc_calibrate(void)
 		pm_timer.mask = bits == 32 ? 0xffffffff : 0xffffff;
 		pm_khz = tsc_khz_against(&pm_timer, PM_TIMER_HZ, TSC_WINDOWS);
 		if (!pm_khz)
-			printk("tsc: calibration: the PM timer at port %#x does not count; using the PIT\n",
+			printk("tsc: calibration: no result from the PM timer at port %#x; using the PIT\n",
 			       pm_timer_port);
 	}
+	/*
+	 * With the TSC's rate known, the PIT's windows survive host stalls
+	 * of up to 3/4 of its 55 ms period, not only a quarter.
+	 */
+	if (pm_khz)
+		pit.period_tsc = pm_khz * 1000 * (pit.mask + 1ULL) / PIT_HZ;
 	pit_khz = tsc_khz_against(&pit, PIT_HZ,
 				  pm_khz ? CHECK_WINDOWS : TSC_WINDOWS);
 	if (!pm_khz && !pit_khz)
-		panic("tsc: neither the PM timer nor the PIT counts");
+		panic("tsc: no result from the PM timer or the PIT");
 	tsc_khz = pm_khz ? pm_khz : pit_khz;
 	tsc_report(pm_khz, bits, pit_khz);
 }

@@ -48,7 +48,8 @@ void x86_paging_init(void);
 /*
  * Calibration (calibrate.c): a free-running counter measured against the
  * TSC. read() returns its raw value, of which mask (2^bits - 1) counts;
- * restart(), if given, runs before each window.
+ * restart(), if given, runs before each window. period_tsc, if known, is
+ * how many TSC ticks the counter takes to wrap.
  */
 struct x86_counter {
 	const char *name;
@@ -56,6 +57,7 @@ struct x86_counter {
 	void (*restart)(void);
 	u32 mask;
 	bool counts_down;
+	u64 period_tsc;
 };
 
 /* One measurement: TSC ticks and counts between two bracketed readings. */
@@ -70,7 +72,7 @@ struct x86_window {
 
 /*
  * Fills w with up to n windows of at least min_counts and min_tsc each;
- * returns how many (0: the counter does not count).
+ * returns how many (0, with a line saying why: none could be measured).
  */
 int x86_measure(const struct x86_counter *c, u64 min_counts, u64 min_tsc,
 		struct x86_window *w, int n);
