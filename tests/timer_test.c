@@ -34,6 +34,30 @@ static void clock_and_jiffies_advance(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ktime_get_ns() - t, 30 * NSEC_PER_MSEC);
 }
 
+/*
+ * The tick and the clock are calibrated separately; here they must agree.
+ * msleep(ms) waits for msecs_to_jiffies(ms) + 1 ticks. A host that stalls
+ * us only makes a sleep longer; the one way it shortens a sleep is a tick
+ * that came late just before we read the clock, so that it counts at
+ * once, and QEMU lets only one such tick wait. So the clock must see at
+ * least ms minus one tick; if it sees less, one of the two clocks runs at
+ * the wrong rate (a 100 ms sleep once measured 66 ms).
+ */
+static void sleep_not_shorter_than_its_ticks(struct kunit *test)
+{
+	static const unsigned int ms[] = { 10, 30, 60, 100, 150 };
+	const u64 tick_ns = NSEC_PER_SEC / HZ;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
+		u64 least = ms[i] * NSEC_PER_MSEC - tick_ns;
+		u64 t = ktime_get_ns(), slept;
+
+		msleep(ms[i]);
+		slept = ktime_get_ns() - t;
+		KUNIT_EXPECT_GE(test, slept, least);
+	}
+}
+
 /* Every CPU's clock agrees with the order in which events happened. */
 static void read_clock(void *info)
 {
@@ -114,6 +138,7 @@ static void deleted_timer_does_not_fire(struct kunit *test)
 static struct kunit_case timer_cases[] = {
 	KUNIT_CASE(clock_is_monotonic),
 	KUNIT_CASE(clock_and_jiffies_advance),
+	KUNIT_CASE(sleep_not_shorter_than_its_ticks),
 	KUNIT_CASE(clock_agrees_across_cpus),
 	KUNIT_CASE(schedule_timeout_not_early),
 	KUNIT_CASE(timer_fires_not_early),

@@ -3,7 +3,8 @@
  * Finding the CPUs: each enabled local APIC in the ACPI MADT, or, on
  * firmware without ACPI, each processor entry of the Intel MP table. With
  * QEMU 7.2 and SeaBIOS only the MADT lists every CPU of "-smp N", so it is
- * read first. Physical memory below 4 GiB is reachable as is on both x86
+ * read first. The FADT gives one thing more: the port of the ACPI PM timer,
+ * the clock the TSC is calibrated against. Physical memory below 4 GiB is reachable as is on both x86
  * arches (both map it 1:1), except page 0, which holds the BIOS data area:
  * x86_read_bios_data() copies what we need from it before it goes.
  */
@@ -35,6 +36,17 @@ struct acpi_madt {
 
 #define MADT_LOCAL_APIC		0
 #define MADT_LAPIC_ENABLED	1
+
+/*
+ * The few FADT fields we read, as byte offsets: the table has grown with
+ * every ACPI revision, and its length says how much of it there is.
+ */
+#define FADT_PM_TMR_BLK		76	/* u32: the PM timer's I/O port */
+#define FADT_PM_TMR_LEN		91	/* u8: 4 when there is one */
+#define FADT_FLAGS		112	/* u32 */
+#define FADT_TMR_VAL_EXT	(1 << 8)	/* the PM timer has 32 bits, not 24 */
+#define FADT_X_PM_TMR_BLK	208	/* generic address: space id, ..., u64 at +4 */
+#define GAS_SYSTEM_IO		1
 
 struct mp_floating {
 	char signature[4];		/* "_MP_" */
@@ -129,26 +141,65 @@ static void parse_madt(const struct acpi_madt *madt)
 	}
 }
 
-static bool find_cpus_acpi(void)
+/* The table with signature sig that the RSDT lists, or NULL. */
+static const struct acpi_header *acpi_find_table(const char *sig)
 {
 	const struct acpi_rsdp *rsdp = find_in_bios("RSD PTR ", 8, 20);
 	const struct acpi_header *rsdt;
+	const u32 *entries;
 	u32 n;
 
 	if (!rsdp)
-		return false;
+		return NULL;
 	rsdt = phys(rsdp->rsdt_address);
+	entries = (const u32 *)(rsdt + 1);
 	n = (rsdt->length - sizeof(*rsdt)) / 4;
 	for (u32 i = 0; i < n; i++) {
-		const u32 *entries = (const u32 *)(rsdt + 1);
 		const struct acpi_header *h = phys(entries[i]);
 
-		if (!memcmp(h->signature, "APIC", 4)) {
-			parse_madt((const struct acpi_madt *)h);
-			return x86_nr_cpus_found > 0;
-		}
+		if (!memcmp(h->signature, sig, 4))
+			return h;
 	}
-	return false;
+	return NULL;
+}
+
+static bool find_cpus_acpi(void)
+{
+	const struct acpi_header *madt = acpi_find_table("APIC");
+
+	if (!madt)
+		return false;
+	parse_madt((const struct acpi_madt *)madt);
+	return x86_nr_cpus_found > 0;
+}
+
+static u32 fadt_u32(const struct acpi_header *fadt, u32 offset)
+{
+	return *(const u32 *)((const u8 *)fadt + offset);
+}
+
+/*
+ * The ACPI PM timer: its I/O port and width from the FADT. Older tables
+ * give the port in PM_TMR_BLK; newer ones may leave that zero and give it
+ * only in X_PM_TMR_BLK, which then must name an I/O port, not memory.
+ */
+bool x86_find_pm_timer(u16 *port, unsigned int *bits)
+{
+	const struct acpi_header *fadt = acpi_find_table("FACP");
+	const u8 *p = (const u8 *)fadt;
+	u64 addr;
+
+	if (!fadt || fadt->length < FADT_FLAGS + 4 || p[FADT_PM_TMR_LEN] != 4)
+		return false;
+	addr = fadt_u32(fadt, FADT_PM_TMR_BLK);
+	if (!addr && fadt->length >= FADT_X_PM_TMR_BLK + 12 &&
+	    p[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO)
+		addr = *(const u64 *)(p + FADT_X_PM_TMR_BLK + 4);
+	if (!addr || addr > 0xffff)
+		return false;
+	*port = addr;
+	*bits = fadt_u32(fadt, FADT_FLAGS) & FADT_TMR_VAL_EXT ? 32 : 24;
+	return true;
 }
 
 static bool find_cpus_mptable(void)

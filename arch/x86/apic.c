@@ -109,28 +109,51 @@ void lapic_send_init_sipi(u32 apic_id, u32 start_page)
 	}
 }
 
-/* APIC timer ticks in 10 ms of the PIT: the least of a few tries. */
+/*
+ * The timer counts down from its initial count at the bus clock over 16,
+ * and stops at zero: from 2^32 - 1, a minute or more away, longer than
+ * any window (calibrate.c gives up on one after 2^32 TSC ticks).
+ */
+#define APIC_WINDOWS		5
+
+static u32 lapic_timer_count(void)
+{
+	return lapic_read(APIC_TIMER_CUR);
+}
+
+static void lapic_timer_restart(void)
+{
+	lapic_write(APIC_TIMER_INIT, 0xffffffff);
+}
+
+static const struct x86_counter lapic_timer = {
+	.name = "APIC timer",
+	.read = lapic_timer_count,
+	.restart = lapic_timer_restart,
+	.mask = 0xffffffff,
+	.counts_down = true,
+};
+
+/* Timer counts per tick, measured against the TSC, calibrated already. */
 void lapic_timer_calibrate(void)
 {
-	u32 best = ~0U;
+	struct x86_window w[APIC_WINDOWS];
+	u64 per_tick[APIC_WINDOWS];
+	int n;
 
 	lapic_write(APIC_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(APIC_LVT_TIMER, LVT_MASKED);
-	for (int i = 0; i < CALIBRATE_TRIES; i++) {
-		u32 elapsed;
-
-		pit_wait_start(10000);
-		lapic_write(APIC_TIMER_INIT, 0xffffffff);
-		while (!pit_wait_done())
-			;
-		elapsed = 0xffffffff - lapic_read(APIC_TIMER_CUR);
-		if (elapsed < best)
-			best = elapsed;
-	}
+	n = x86_measure(&lapic_timer, 1, tsc_khz * CALIBRATE_MS, w,
+			APIC_WINDOWS);
 	lapic_write(APIC_TIMER_INIT, 0);
-	lapic_ticks_per_jiffy = best * 100 / HZ;
-	printk("apic: timer %u kHz, %u per tick\n",
-	       best / 10 * 16, lapic_ticks_per_jiffy);
+	if (!n)
+		panic("apic: the timer does not count");
+	for (int i = 0; i < n; i++)
+		per_tick[i] = w[i].counts * tsc_khz * 1000 / HZ / w[i].tsc;
+	lapic_ticks_per_jiffy = x86_median(per_tick, n);
+	printk("apic: timer %llu kHz, %u per tick\n",
+	       (u64)lapic_ticks_per_jiffy * HZ * 16 / 1000,
+	       lapic_ticks_per_jiffy);
 }
 
 void lapic_timer_start(void)

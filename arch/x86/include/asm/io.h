@@ -23,6 +23,14 @@ static inline void outw(u16 v, u16 port)
 	asm volatile("outw %0, %1" :: "a" (v), "Nd" (port));
 }
 
+static inline u32 inl(u16 port)
+{
+	u32 v;
+
+	asm volatile("inl %1, %0" : "=a" (v) : "Nd" (port));
+	return v;
+}
+
 static inline void outl(u32 v, u16 port)
 {
 	asm volatile("outl %0, %1" :: "a" (v), "Nd" (port));

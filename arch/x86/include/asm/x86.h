@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the x86 arches (i386, x86_64) share in arch/x86/: the 16550 UART,
- * the local APIC, the ACPI/MP tables, the PIT and TSC calibration, and the
+ * the local APIC, the ACPI/MP tables, the TSC calibration, and the
  * SMP start-up sequence.
  */
 #ifndef _ASM_X86_X86_H
@@ -45,12 +45,41 @@ void x86_read_bios_data(void);
 /* Unmaps page 0 on this arch's page tables (i386: turns paging on). */
 void x86_paging_init(void);
 
-/* The PIT, used only to calibrate other clocks. */
-void pit_wait_start(unsigned int usecs);
-bool pit_wait_done(void);
+/*
+ * Calibration (calibrate.c): a free-running counter measured against the
+ * TSC. read() returns its raw value, of which mask (2^bits - 1) counts;
+ * restart(), if given, runs before each window. period_tsc, if known, is
+ * how many TSC ticks the counter takes to wrap.
+ */
+struct x86_counter {
+	const char *name;
+	u32 (*read)(void);
+	void (*restart)(void);
+	u32 mask;
+	bool counts_down;
+	u64 period_tsc;
+};
 
-/* Calibrations take the best of this many 10 ms measurements. */
-#define CALIBRATE_TRIES		5
+/* One measurement: TSC ticks and counts between two bracketed readings. */
+struct x86_window {
+	u64 tsc;
+	u64 counts;
+	u32 err_ppm;		/* the ratio is off by no more than this */
+};
+
+/* Each window lasts about this long. */
+#define CALIBRATE_MS		25
+
+/*
+ * Fills w with up to n windows of at least min_counts and min_tsc each;
+ * returns how many (0, with a line saying why: none could be measured).
+ */
+int x86_measure(const struct x86_counter *c, u64 min_counts, u64 min_tsc,
+		struct x86_window *w, int n);
+u64 x86_median(u64 *v, int n);
+
+/* The ACPI PM timer's port and width (24 or 32), from the FADT. */
+bool x86_find_pm_timer(u16 *port, unsigned int *bits);
 
 /* TSC-based clock. */
 extern u64 tsc_khz;
