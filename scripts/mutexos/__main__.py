@@ -192,6 +192,10 @@ def cmd_run(ap, arches, opts):
     cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
     image = _path(opts.image) if opts.image \
         else os.path.join(_path(opts.builddir), arch.boot_image)
+    limit = qemu.command_line_max(ROOT)
+    if len(opts.append) > limit:
+        ap.error(f"the kernel command line has {len(opts.append)} characters; "
+                 f"the kernel takes at most {limit}")
     accel, note = qemu.choose_accel(opts.accel, arch)
     if note:
         print(note, file=sys.stderr)

@@ -92,6 +92,17 @@ def choose_accel(requested, arch):
     return "kvm", None
 
 
+def command_line_max(root):
+    """The longest command line the kernel takes: COMMAND_LINE_MAX of
+    include/arch.h, read from there so that it is written once."""
+    with open(os.path.join(root, "include", "arch.h"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"#define\s+COMMAND_LINE_MAX\s+(\d+)", line)
+            if m:
+                return int(m.group(1))
+    raise RuntimeError("include/arch.h defines no COMMAND_LINE_MAX")
+
+
 # The exit code of status 0 through isa-debug-exit (arch/x86/serial.c).
 DEBUG_EXIT_CODE0 = (16 << 1) | 1
 

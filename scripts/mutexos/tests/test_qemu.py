@@ -16,7 +16,7 @@ from mutexos.runner import BootSpec, run_parallel
 from mutexos.build import BuildConfig
 from mutexos.verdict import total_line
 
-from .common import ARCHES, OK_LOG, SKIP_LOG
+from .common import ARCHES, OK_LOG, ROOT, SKIP_LOG
 
 I386, ARM = ARCHES["i386"], ARCHES["arm"]
 
@@ -195,6 +195,13 @@ class FakeEmulator(unittest.TestCase):
         self.assertEqual(titles, ["== one (i386, 1 CPU) (test) ==",
                                   "== two (x86_64, 4 CPUs) (test) =="])
         self.assertEqual(total_line(results), "4 passed, 0 failed, 2 skipped")
+
+
+class CommandLineLimit(unittest.TestCase):
+    """The limit make run checks is the kernel's own COMMAND_LINE_MAX."""
+
+    def test_read_from_the_header(self):
+        self.assertEqual(qemu.command_line_max(ROOT), 4096)
 
 
 if __name__ == "__main__":
