@@ -1,27 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The x86 context switch (arch/i386/switch.S, arch/x86_64/switch.S). A
- * task that is not running keeps its callee-saved registers on its own
- * stack and its stack pointer in thread.sp.
+ * The x86 context switch (arch/i386/switch.S, arch/x86_64/switch.S) saves
+ * the callee-saved registers of the ABI: EBX, ESI, EDI, EBP on i386; RBX,
+ * RBP, R12-R15 on x86_64.
  */
 #ifndef _ASM_X86_SWITCH_TO_H
 #define _ASM_X86_SWITCH_TO_H
 
-struct task_struct;
-
-struct thread_struct {
-	unsigned long sp;
-};
-
-/*
- * Saves the running context into *prev_sp, continues the one saved at
- * next_sp, and returns (in the continued task) the task it came from.
- */
-struct task_struct *__switch_to_asm(unsigned long *prev_sp,
-				    unsigned long next_sp,
-				    struct task_struct *prev);
-
-#define switch_to(prev, next) \
-	__switch_to_asm(&(prev)->thread.sp, (next)->thread.sp, (prev))
+#include <asm-generic/switch_to.h>
 
 #endif
