@@ -250,9 +250,13 @@ static noinline void reuse_frame(void)
 		}
 }
 
+/* Short waits in all, split over the waiters (stress= multiplies them). */
+#define SHORT_WAITS_TOTAL	1000
+static int short_waits_each;
+
 static int short_waiter(void *unused)
 {
-	for (int i = 0; i < 500 * (int)stress_factor; i++) {
+	for (int i = 0; i < short_waits_each; i++) {
 		one_short_wait();
 		reuse_frame();
 	}
@@ -281,6 +285,7 @@ static void short_waits_leave_the_frame_alone(struct kunit *test)
 
 	stress_done = 0;
 	stress_corrupted = 0;
+	short_waits_each = SHORT_WAITS_TOTAL * stress_factor / n;
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, short_waiter, NULL, 0, true,
 					    "short-wait"), n);
 	waker = kthread_run(stress_waker, &n, "waker");

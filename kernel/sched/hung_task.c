@@ -66,8 +66,8 @@ static int khungtaskd(void *unused)
 	return 0;
 }
 
+/* Always started: a test may turn the check on after a boot with it off. */
 void hung_task_init(void)
 {
-	if (sysctl_hung_task_timeout_secs)
-		kthread_run(khungtaskd, NULL, "khungtaskd");
+	kthread_run(khungtaskd, NULL, "khungtaskd");
 }

@@ -32,7 +32,7 @@ SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "panic")
 SELFTEST_TIMEOUT = 120
 
 ISO_BUILD = BuildConfig("i386", "native")
-ISO_APPEND = "test=smp*,kernel*,mutex.*"
+ISO_APPEND = "test=smp*,kernel*,mutex.* hung_task_timeout=0"
 ISO_CPUS = 2
 ISO_TIMEOUT = 600
 

@@ -34,7 +34,7 @@ class TestPlan(unittest.TestCase):
         self.assertIn("i386-native-up", names(plan))
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
-                         ("CONFIG_SMP=n", 1, "expect_cpus=1"))
+                         ("CONFIG_SMP=n", 1, "expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("build", "i386"), ("model", "i386"), ("runner", "i386"),
                           ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])
@@ -45,7 +45,7 @@ class TestPlan(unittest.TestCase):
     def test_one_configuration(self):
         plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (4,)))
         self.assertEqual(names(plan), ["arm-debug-cpus4"])
-        self.assertEqual(plan.boots[0].append, "expect_cpus=4")
+        self.assertEqual(plan.boots[0].append, "expect_cpus=4 hung_task_timeout=0")
         self.assertEqual(plan.boots[0].image, "kernel.elf")
         self.assertEqual(plan.checks, [])
         self.assertEqual(plan.builds, [BuildConfig("arm", "debug")])
@@ -94,7 +94,8 @@ class TorturePlan(unittest.TestCase):
         self.assertEqual(names(plan), [f"torture-i386-{m}" for m in MUTEXES])
         boot = plan.boots[0]
         self.assertEqual((boot.cpus, boot.timeout), (4, 3600))
-        self.assertEqual(boot.append, "stress=20 test=mutex.*,completion.*,semaphore.*")
+        self.assertEqual(boot.append,
+                         "stress=20 test=mutex.*,completion.*,semaphore.* hung_task_timeout=0")
         self.assertEqual(plan.checks, [])
 
 
