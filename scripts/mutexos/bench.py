@@ -33,7 +33,7 @@ from .runner import at
 from .verdict import STATUS_BENCH_DONE, STATUS_MEANING
 
 LINE = re.compile(r"bench: ([a-z-]+)(?: mutex/sem)?((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
-VFS_SECS = 10           # the seeds' "test-mutex V 16 10"
+VFS_SECS = 10           # as the 2006 patches' "test-mutex V 16 10"
 SYNCHRO_SECS = 5
 VFS_TASKS = 16
 
