@@ -183,6 +183,11 @@ $(O)/%.o: %.S $(O)/include/generated/autoconf.h
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -c $< -o $@
 
+# The console's config command prints the .config, which this object
+# holds (.incbin, which the compiler's dependency lists do not name).
+$(O)/kernel/console/config_data.o: $(O)/.config
+$(O)/kernel/console/config_data.o: ASFLAGS += -DKERNEL_CONFIG_FILE='"$(O)/.config"'
+
 $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) -DLOAD_ADDR=$(LOAD_ADDR) -P -E -x c $< \
 		| grep -v '^#' > $@
