@@ -72,7 +72,8 @@ CHECK_TOOLS := scripts/check-tools.sh
 
 .DEFAULT_GOAL := all
 .PHONY: all run gdb menuconfig sizes clean help tools print-builddir
-all: $(O)/kernel.elf
+# ARCH_EXTRA_IMAGES: what else an arch builds beside the kernel (arch.mk)
+all: $(O)/kernel.elf $(ARCH_EXTRA_IMAGES)
 
 # ---------------------------------------------------------------- tools
 # Checked before anything is read from a tool: nothing below runs a tool

@@ -199,8 +199,10 @@ def cmd_run(ap, arches, opts):
     accel, note = qemu.choose_accel(opts.accel, arch)
     if note:
         print(note, file=sys.stderr)
-    argv = qemu.command(arch, qemu.Boot(image, cpus, opts.append), accel)
-    return qemu.run_interactive(argv, arch)
+    session = not qemu.runs_to_an_end(opts.append)
+    boot = qemu.Boot(image, cpus, opts.append, console=True, reboot=session)
+    argv = qemu.command(arch, boot, accel)
+    return qemu.run_interactive(argv, arch, session)
 
 
 def cmd_gdb(ap, arches, opts):
