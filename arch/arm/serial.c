@@ -152,6 +152,7 @@ void arch_halt_cpu(void)
 #define PM_RSTC			(PM_BASE + 0x1c)
 #define PM_WDOG			(PM_BASE + 0x24)
 #define PM_PASSWORD		0x5a000000
+#define PM_PASSWORD_MASK	0xff000000
 #define PM_RSTC_WRCFG_MASK	0x30
 #define PM_RSTC_FULL_RESET	0x20
 #define PM_WDOG_TICKS		10	/* of about 16 us */
@@ -159,7 +160,7 @@ void arch_halt_cpu(void)
 /* Arm the watchdog for a moment from now and let it reset the chip. */
 void __noreturn arch_reboot(void)
 {
-	u32 rstc = readl(PM_RSTC) & ~PM_RSTC_WRCFG_MASK;
+	u32 rstc = readl(PM_RSTC) & ~(PM_PASSWORD_MASK | PM_RSTC_WRCFG_MASK);
 
 	arch_local_irq_disable();
 	writel(PM_PASSWORD | PM_WDOG_TICKS, PM_WDOG);

@@ -11,7 +11,7 @@
 
 #define IOAPIC_REGSEL		0x00	/* which register the window shows */
 #define IOAPIC_WINDOW		0x10
-#define IOAPIC_REDIR(pin)	(0x10 + 2 * (pin))	/* low word; high next */
+#define IOAPIC_REDIR(pin)	(0x10 + 2 * (pin))	/* low; high at + 1 */
 #define REDIR_ACTIVE_LOW	(1 << 13)
 #define REDIR_LEVEL		(1 << 15)
 

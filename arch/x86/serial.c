@@ -70,7 +70,8 @@ void x86_serial_interrupt(void)
 	while ((lsr = inb(COM1 + UART_LSR)) & LSR_DR) {
 		u8 c = inb(COM1 + UART_RBR);
 
-		lsr |= __atomic_exchange_n(&lsr_break_seen, 0, __ATOMIC_RELAXED);
+		lsr |= __atomic_exchange_n(&lsr_break_seen, 0,
+					   __ATOMIC_RELAXED);
 		console_receive(lsr & LSR_BI && !c ? CONSOLE_BREAK : c);
 	}
 }
@@ -79,9 +80,11 @@ static void serial_putb(char c)
 {
 	u8 lsr;
 
-	while (!((lsr = inb(COM1 + UART_LSR)) & LSR_THRE))
-		__atomic_fetch_or(&lsr_break_seen, lsr & LSR_BI, __ATOMIC_RELAXED);
-	__atomic_fetch_or(&lsr_break_seen, lsr & LSR_BI, __ATOMIC_RELAXED);
+	do {
+		lsr = inb(COM1 + UART_LSR);
+		__atomic_fetch_or(&lsr_break_seen, lsr & LSR_BI,
+				  __ATOMIC_RELAXED);
+	} while (!(lsr & LSR_THRE));
 	outb(c, COM1 + UART_THR);
 }
 

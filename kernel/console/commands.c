@@ -76,7 +76,8 @@ static bool bench_set_options(const char *which, int argc, char **argv)
 		*eq = '\0';
 		snprintf(name, sizeof(name), "%s.%s", which, argv[i]);
 		if (!bench_parse_option(name, eq + 1)) {
-			printk("bench: %s has no option '%s'\n", which, argv[i]);
+			printk("bench: %s has no option '%s'\n", which,
+			       argv[i]);
 			return false;
 		}
 	}

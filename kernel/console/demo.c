@@ -167,9 +167,10 @@ static void chain_explain(struct chain *c)
 		printk("demo: 1 task deadlocked: demo-A holds demo.A and waits "
 		       "to take it again.\n");
 	else
-		printk("demo: %d tasks deadlocked: each of demo-A..demo-%c holds "
-		       "its mutex (demo.A..demo.%c) and waits for the next "
-		       "one's, demo-%c for demo.A.\n", c->n, last, last, last);
+		printk("demo: %d tasks deadlocked: each of demo-A..demo-%c "
+		       "holds its mutex (demo.A..demo.%c) and waits for the "
+		       "next one's, demo-%c for demo.A.\n", c->n, last, last,
+		       last);
 #ifdef CONFIG_DEBUG_MUTEXES
 	printk("demo: ps, locks and SysRq d show it; 'demo stop' ends it.\n");
 #else
@@ -190,7 +191,8 @@ static void chain_start(int n)
 	c->n = n;
 	list_add(&c->node, &live_chains);
 	if (!chain_spawn(c) || !chain_close(c)) {
-		printk("demo: interrupted or stuck while starting: ending it\n");
+		printk("demo: interrupted or stuck while starting: "
+		       "ending it\n");
 		chain_stop(c);
 		return;
 	}

@@ -93,7 +93,7 @@ static u8 *put_structure(u8 *p, const char *args)
 	p = put_padded(p, "chosen", 6);
 	p = put32(p, FDT_PROP);
 	p = put32(p, len + 1);			/* the value's size, NUL in */
-	p = put32(p, 0);			/* "bootargs": strings offset 0 */
+	p = put32(p, 0);		/* its name: "bootargs", at offset 0 */
 	p = put_padded(p, args, len);
 	p = put32(p, FDT_END_NODE);
 	p = put32(p, FDT_END_NODE);
@@ -103,7 +103,8 @@ static u8 *put_structure(u8 *p, const char *args)
 void fwshim_write_dtb(void)
 {
 	static const char strings[] = "bootargs";
-	u8 *dt = fwshim_dtb, *structure = dt + FDT_HEADER_SIZE + FDT_RSVMAP_SIZE;
+	u8 *dt = fwshim_dtb;
+	u8 *structure = dt + FDT_HEADER_SIZE + FDT_RSVMAP_SIZE;
 	u8 *end = put_structure(structure, get_cmdline());
 	u32 size_struct = end - structure;
 
