@@ -1,6 +1,6 @@
 """The host tools of MutexOS: PYTHONPATH=scripts python3 -m mutexos COMMAND.
 
-  run           boot one kernel, serial console here; exit with its status
+  run           boot one kernel, its serial console on this terminal; exit with its status
   gdb           QEMU halted with its gdb stub, gdb-multiarch attached
   test          the test matrix, or the part of it selected
   torture       the lock suites, many times the work of test
