@@ -72,7 +72,8 @@ CHECK_TOOLS := scripts/check-tools.sh
 
 .DEFAULT_GOAL := all
 .PHONY: all run gdb menuconfig sizes clean help tools print-builddir
-all: $(O)/kernel.elf
+# ARCH_EXTRA_IMAGES: what else an arch builds beside the kernel (arch.mk)
+all: $(O)/kernel.elf $(ARCH_EXTRA_IMAGES)
 
 # ---------------------------------------------------------------- tools
 # Checked before anything is read from a tool: nothing below runs a tool
@@ -182,6 +183,11 @@ $(O)/%.o: %.S $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -c $< -o $@
+
+# The console's config command prints the .config, which this object
+# holds (.incbin, which the compiler's dependency lists do not name).
+$(O)/kernel/console/config_data.o: $(O)/.config
+$(O)/kernel/console/config_data.o: ASFLAGS += -DKERNEL_CONFIG_FILE='"$(O)/.config"'
 
 $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) -DLOAD_ADDR=$(LOAD_ADDR) -P -E -x c $< \
@@ -306,11 +312,13 @@ iso:
 	grub-mkrescue -o $(ISO) $$t 2>/dev/null
 	@echo "  ISO     $(ISO)"
 
-# make sdcard FIRMWARE=<dir>: a FAT image with the Pi boot firmware from
-# <dir>, kernel7.img and boot/rpi/config.txt, built with mtools (no root).
-# make sdcard-check: the same with fake firmware files, then its file list
-# and config.txt are checked.
+# make sdcard FIRMWARE=<dir> [CMDLINE="..."]: a FAT image with the Pi
+# boot firmware from <dir>, kernel7.img, boot/rpi/config.txt and, given
+# CMDLINE, a cmdline.txt, built with mtools (no root).
+# make sdcard-check: the same with fake firmware files and a sample
+# command line, then its file list, config.txt and cmdline.txt are checked.
 FIRMWARE ?=
+CMDLINE ?=
 .PHONY: sdcard sdcard-check
 sdcard:
 	$(Q)[ "$(ARCH_MEDIA)" = sdcard ] || $(call wrong_media,sdcard,sdcard)
@@ -318,7 +326,8 @@ sdcard:
 		{ echo "make sdcard: FIRMWARE=<dir> is the firmware's boot/ folder (see docs/arm.md)"; exit 2; }
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(CHECK_TOOLS) --with media $(ARCH)
-	$(Q)scripts/mksdcard.sh $(O)/sdcard.img $(FIRMWARE) $(O)/$(ARCH_RAW_IMAGE) boot/rpi/config.txt
+	$(Q)scripts/mksdcard.sh $(O)/sdcard.img $(FIRMWARE) $(O)/$(ARCH_RAW_IMAGE) \
+		boot/rpi/config.txt "$(CMDLINE)"
 	@echo "  SDCARD  $(O)/sdcard.img"
 
 sdcard-check:
@@ -340,7 +349,7 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  all (default)  build one configuration into build/<arch>-<mutex>[-<conf>]/'
-	@echo '  run            build, boot in QEMU; the serial console is here'
+	@echo '  run            build, boot in QEMU to the console prompt (Ctrl-A x quits)'
 	@echo '  test           the test matrix (the part that ARCH, MUTEX, CPUS select)'
 	@echo '  gdb            QEMU halted with its gdb stub, gdb-multiarch attached'
 	@echo '  menuconfig     change the Kconfig options of one configuration'
@@ -348,7 +357,7 @@ help:
 	@echo '  bench          benchmarks, CSV and plots under build/bench'
 	@echo '  torture        a long stress run of the lock suites'
 	@echo '  iso            a GRUB boot CD (x86); check-iso boots one'
-	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir)'
+	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir [CMDLINE=...])'
 	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  clean          remove build/'
@@ -358,7 +367,8 @@ help:
 	@echo '  MUTEX=$(subst $(space),|,$(ALL_MUTEXES))   (default native)'
 	@echo '  CPUS=n         CPUs to boot with (default 2)'
 	@echo '  CONF="CONFIG_X=v ..."   Kconfig options over the defconfig'
-	@echo '  APPEND="..."   kernel command line (run, iso), e.g. test=mutex*'
+	@echo '  APPEND="..."   kernel command line (run, iso); test=mutex* runs tests and exits'
+	@echo '  CMDLINE="..."  the SD card'"'"'s cmdline.txt (sdcard)'
 	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
 	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one), batch mode'

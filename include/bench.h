@@ -93,7 +93,12 @@ void vfs_bench_report_ratio(const struct vfs_result *sem,
  */
 extern const char *bench_which;
 bool bench_parse_option(const char *name, const char *value);
-/* Returns the machine's exit status: 0, 1 if an invariant broke, 3. */
+/* Every option back to its default (the console's bench command). */
+void bench_reset_options(void);
+/*
+ * Returns the machine's exit status: 0, 1 if an invariant broke, 3 (also
+ * when a signal cut the run short: Ctrl-C on the console).
+ */
 int bench_run(const char *which);
 
 #endif

@@ -39,6 +39,7 @@ int vprintk(const char *fmt, va_list args);
 #define EXIT_LISTED		4	/* test=list: listed the cases, ran none */
 #define EXIT_BENCH_DONE		5	/* bench=: measured, invariants held */
 #define EXIT_BENCH_FAILED	6	/* bench=: an invariant broke */
+#define EXIT_HALTED		7	/* the console's halt command */
 
 /* "native", "dec", "xchg", "null" or "debug": the mutex build. */
 const char *mutex_build_name(void);

@@ -22,6 +22,8 @@ struct task_struct;
 void mutex_destroy(struct mutex *lock);
 void mutex_debug_show_all_locks(void);
 void mutex_debug_show_held_locks(struct task_struct *task);
+/* The name of the mutex task waits for, or NULL (for ps). */
+const char *mutex_debug_blocked_on(struct task_struct *task);
 void mutex_debug_check_no_locks_held(struct task_struct *task);
 void mutex_debug_check_no_locks_freed(const void *from, unsigned long len);
 

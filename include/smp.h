@@ -21,6 +21,8 @@ int smp_call_function_single(unsigned int cpu, void (*fn)(void *info),
 			     void *info, int wait);
 void smp_handle_ipi(enum ipi_type type);
 void smp_send_reschedule(unsigned int cpu);
+/* Every online CPU prints its backtrace (SysRq l). */
+void trigger_all_cpu_backtrace(void);
 
 /* The common part of a secondary CPU's start, called by the arch. */
 void __noreturn secondary_start_kernel(void);

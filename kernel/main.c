@@ -2,11 +2,12 @@
 /*
  * start_kernel(): where every arch's entry code arrives, on the boot CPU,
  * with interrupts off. It brings up the common subsystems, the other CPUs
- * and the init task, which runs the tests and ends the machine with their
- * result.
+ * and the init task. Asked for tests (test=) or benchmarks (bench=), init
+ * runs them and ends the machine with their result; otherwise it runs the
+ * shell on the serial console.
  *
  * Kernel command line options:
- *   test=GLOB[,GLOB..]	run the test cases matching a GLOB (default: all)
+ *   test=GLOB[,GLOB..]	run the test cases matching a GLOB (test=* : all)
  *   test=list		list the test cases, run none
  *   maxcpus=N		bring up at most N CPUs
  *   expect_cpus=N	the number of CPUs the tests should find online
@@ -29,10 +30,15 @@
 #include <time.h>
 #include <kunit/test.h>
 #include <bench.h>
+#include <console.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
-/* Points into parse_command_line()'s copy, which stays: no length limit. */
-static const char *test_glob = "*";
+/*
+ * Points into parse_command_line()'s copy, which stays: no length limit.
+ * NULL: no test= given, the console. (test= with nothing after it is a
+ * selection of nothing, and fails as one.)
+ */
+static const char *test_glob;
 
 void task_init_boot(void);
 void sched_start(void);
@@ -181,30 +187,13 @@ static int run_benchmarks(void)
 	}
 }
 
-/* A selection that matches nothing is a mistake, never a passed run. */
-static int run_tests(void)
-{
-	int failed;
-
-	if (!kunit_count_selected(test_glob)) {
-		printk("# mutexos: test=%s selects no test case\n", test_glob);
-		kunit_print_suite_names(12);
-		return EXIT_ERROR;
-	}
-	failed = kunit_run_all(test_glob);
-	printk("# mutexos: end of tests, status %d\n", failed ? 1 : 0);
-	return failed ? EXIT_TESTS_FAILED : EXIT_TESTS_PASSED;
-}
-
 static int kernel_init(void *unused)
 {
 	if (bench_which[0])
 		machine_exit(run_benchmarks());
-	if (!strcmp(test_glob, "list")) {
-		kunit_list_all();
-		machine_exit(EXIT_LISTED);
-	}
-	machine_exit(run_tests());
+	if (test_glob)
+		machine_exit(kunit_run_tests(test_glob));
+	console_run();
 }
 
 void __noreturn start_kernel(void)
@@ -228,6 +217,7 @@ void __noreturn start_kernel(void)
 	arch_timer_start();
 	sched_start();
 	arch_local_irq_enable();
+	arch_console_rx_init();
 	smp_init();
 	hung_task_init();
 	if (!kthread_run(kernel_init, NULL, "init"))

@@ -98,6 +98,28 @@ static void handle_call_function(void)
 	call_data.done = 1;
 }
 
+static void show_cpu_backtrace(void)
+{
+	printk("Backtrace of CPU %u (%s/%d):\n", smp_processor_id(),
+	       current->comm, current->pid);
+	dump_stack();
+}
+
+/*
+ * This CPU's backtrace, then each other online CPU prints its own from
+ * the IPI, as soon as it takes interrupts: a CPU spinning with them off
+ * does not answer.
+ */
+void trigger_all_cpu_backtrace(void)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	show_cpu_backtrace();
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != self && cpu_online(cpu))
+			arch_send_ipi(cpu, IPI_BACKTRACE);
+}
+
 void smp_handle_ipi(enum ipi_type type)
 {
 	switch (type) {
@@ -108,9 +130,7 @@ void smp_handle_ipi(enum ipi_type type)
 		handle_call_function();
 		break;
 	case IPI_BACKTRACE:
-		printk("Backtrace of CPU %u (%s/%d):\n", smp_processor_id(),
-		       current->comm, current->pid);
-		dump_stack();
+		show_cpu_backtrace();
 		break;
 	default:
 		break;

@@ -1,20 +1,22 @@
 #!/bin/sh
 # A Raspberry Pi boot card image, without root or loop devices: an MBR
 # with one FAT32 partition (made and filled with mtools) holding the Pi
-# boot firmware, kernel7.img and config.txt.
+# boot firmware, kernel7.img, config.txt and, if a command line is given,
+# cmdline.txt (the firmware passes its line to the kernel).
 #
-#   scripts/mksdcard.sh IMAGE FIRMWARE_DIR KERNEL7_IMG CONFIG_TXT
+#   scripts/mksdcard.sh IMAGE FIRMWARE_DIR KERNEL7_IMG CONFIG_TXT [CMDLINE]
 #   scripts/mksdcard.sh --check WORKDIR KERNEL7_IMG CONFIG_TXT
 #
-# --check builds an image from fake firmware files in WORKDIR and checks
-# its partition table, its file list, and that config.txt and kernel7.img
-# on it are the ones given.
+# --check builds an image from fake firmware files and a sample command
+# line in WORKDIR and checks its partition table, its file list, and that
+# config.txt, cmdline.txt and kernel7.img on it are the ones given.
 set -e
 
 SIZE_MB=64
 PART_START=2048				# sectors: the partition starts at 1 MiB
 FIRMWARE_FILES="bootcode.bin start.elf fixup.dat"
 FIRMWARE_OPTIONAL="bcm2709-rpi-2-b.dtb"
+CHECK_CMDLINE="test=mutex.* hung_task_timeout=0"
 
 die() { echo "mksdcard: $*" >&2; exit 1; }
 
@@ -37,7 +39,7 @@ write_mbr() {
 }
 
 make_image() {
-	img=$1 fw=$2 kernel=$3 config=$4
+	img=$1 fw=$2 kernel=$3 config=$4 cmdline=$5
 	[ -d "$fw" ] || die "firmware folder '$fw' not found"
 	for f in $FIRMWARE_FILES; do
 		[ -f "$fw/$f" ] || die "$fw/$f missing (the firmware's boot/ folder has it)"
@@ -58,6 +60,14 @@ make_image() {
 	done
 	mcopy -i "$part" "$kernel" ::kernel7.img
 	mcopy -i "$part" "$config" ::config.txt
+	if [ -n "$cmdline" ]; then
+		# One line: the firmware reads the first line only.
+		case "$cmdline" in *"
+"*) die "CMDLINE must be one line" ;; esac
+		printf '%s\n' "$cmdline" > "$img.cmdline"
+		mcopy -i "$part" "$img.cmdline" ::cmdline.txt
+		rm -f "$img.cmdline"
+	fi
 }
 
 check_image() {
@@ -69,7 +79,7 @@ check_image() {
 	for f in $FIRMWARE_FILES $FIRMWARE_OPTIONAL; do
 		echo "fake $f" > "$work/firmware/$f"
 	done
-	make_image "$img" "$work/firmware" "$kernel" "$config"
+	make_image "$img" "$work/firmware" "$kernel" "$config" "$CHECK_CMDLINE"
 
 	# Partition table: type 0x0c at the first entry, signature at 510.
 	[ "$(od -An -tx1 -j450 -N1 "$img" | tr -d ' ')" = 0c ] ||
@@ -77,7 +87,7 @@ check_image() {
 	[ "$(od -An -tx1 -j510 -N2 "$img" | tr -d ' ')" = 55aa ] ||
 		die "check: no MBR signature"
 
-	want=$(echo $FIRMWARE_FILES $FIRMWARE_OPTIONAL kernel7.img config.txt |
+	want=$(echo $FIRMWARE_FILES $FIRMWARE_OPTIONAL kernel7.img config.txt cmdline.txt |
 		tr ' ' '\n' | sort)
 	have=$(mdir -i "$part" -b :: | sed 's|^::/||' | sort)
 	[ "$want" = "$have" ] ||
@@ -89,6 +99,9 @@ check_image() {
 		grep -qx "$line" "$work/config.txt" ||
 			die "check: config.txt lacks $line"
 	done
+	mcopy -n -i "$part" ::cmdline.txt "$work/cmdline.txt"
+	[ "$(cat "$work/cmdline.txt")" = "$CHECK_CMDLINE" ] ||
+		die "check: cmdline.txt holds '$(cat "$work/cmdline.txt")'"
 	mcopy -n -i "$part" ::kernel7.img "$work/kernel7.img"
 	cmp -s "$work/kernel7.img" "$kernel" || die "check: kernel7.img differs"
 	mcopy -n -i "$part" ::start.elf "$work/start.elf"
@@ -102,6 +115,7 @@ case "$1" in
 	[ $# -eq 4 ] || die "usage: $0 --check WORKDIR KERNEL7_IMG CONFIG_TXT"
 	check_image "$2" "$3" "$4" ;;
 *)
-	[ $# -eq 4 ] || die "usage: $0 IMAGE FIRMWARE_DIR KERNEL7_IMG CONFIG_TXT"
-	make_image "$1" "$2" "$3" "$4" ;;
+	[ $# -eq 4 ] || [ $# -eq 5 ] ||
+		die "usage: $0 IMAGE FIRMWARE_DIR KERNEL7_IMG CONFIG_TXT [CMDLINE]"
+	make_image "$1" "$2" "$3" "$4" "$5" ;;
 esac

@@ -21,6 +21,11 @@ ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 # the flat image the Pi firmware loads; make test boots it too
 ARCH_RAW_IMAGE := kernel7.img
+# make test also boots it through a stand-in for the firmware, which QEMU
+# starts in its place and which finds kernel7.img loaded where the
+# firmware loads it; it enters it as the board does (arch/arm/fwshim/)
+ARCH_FIRMWARE_SHIM := fwshim.elf
+ARCH_FIRMWARE_LOAD := 0x8000
 # boot media: an SD card image (make sdcard) and the tools that build it
 ARCH_MEDIA := sdcard
 ARCH_MEDIA_TOOLS := mcopy:mtools mformat:mtools
@@ -44,3 +49,12 @@ ARCH_DIRS := arch/arm
 # The firmware boots a flat binary; QEMU takes either.
 ARCH_POSTLINK = $(Q)$(OBJCOPY) -O binary $@ $(O)/kernel7.img && \
 	echo "  OBJCOPY $(O)/kernel7.img"
+
+# The firmware stand-in, linked on its own below the kernel.
+FWSHIM_OBJS := $(O)/arch/arm/fwshim/entry.o $(O)/arch/arm/fwshim/fdt.o
+ARCH_EXTRA_IMAGES := $(O)/fwshim.elf
+$(O)/fwshim.elf: $(FWSHIM_OBJS) arch/arm/fwshim/fwshim.lds
+	$(Q)$(LD) $(ARCH_LDFLAGS) -nostdlib -T arch/arm/fwshim/fwshim.lds \
+		-o $@ $(FWSHIM_OBJS)
+	@echo "  LD      $@"
+-include $(FWSHIM_OBJS:.o=.d)

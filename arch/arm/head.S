@@ -187,7 +187,12 @@ enter_svc:
 	bic	r0, r0, #PSR_MODE_MASK
 	orr	r0, r0, #(PSR_MODE_SVC | PSR_I | PSR_F)
 	orr	r0, r0, #PSR_A
-	msr	spsr_hyp, r0
+	/*
+	 * HYP's own SPSR, by its plain name: the banked form (spsr_hyp) is
+	 * for Monitor mode, and from HYP it is undefined (QEMU traps it).
+	 * ELR_hyp has no plain name and may be written from HYP.
+	 */
+	msr	spsr_cxsf, r0
 	msr	elr_hyp, lr
 	eret				@ "returns" to lr, in SVC
 1:	cpsid	aif, #PSR_MODE_SVC

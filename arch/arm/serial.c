@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The console: the PL011 UART (UART0) at 0x3F201000, polled, 115200 baud
- * 8N1 from its 48 MHz reference clock (init_uart_clock in config.txt).
- * And the end of the machine: semihosting SYS_EXIT_EXTENDED, which makes
- * QEMU exit with the kernel's status.
+ * The console: the PL011 UART (UART0) at 0x3F201000, 115200 baud 8N1
+ * from its 48 MHz reference clock (init_uart_clock in config.txt).
+ * Output is polled; input comes by interrupt once the console asks for
+ * it. And the ends of the machine: semihosting SYS_EXIT_EXTENDED, which
+ * makes QEMU exit with the kernel's status, and the watchdog's reset.
  */
 #include <kernel.h>
 #include <arch.h>
+#include <console.h>
 #include <irqflags.h>
 #include <asm/rpi.h>
 
@@ -18,8 +20,13 @@
 #define UART_CR		(UART0_BASE + 0x30)
 #define UART_IMSC	(UART0_BASE + 0x38)
 #define UART_ICR	(UART0_BASE + 0x44)
+#define DR_BREAK	(1 << 10)	/* this byte is a break */
 #define FR_BUSY		(1 << 3)
+#define FR_RXFE		(1 << 4)	/* receive FIFO empty */
 #define FR_TXFF		(1 << 5)	/* transmit FIFO full */
+#define INT_RX		(1 << 4)	/* the FIFO reached its trigger level */
+#define INT_RT		(1 << 6)	/* bytes wait below it, line quiet */
+#define INT_BE		(1 << 9)	/* a break */
 #define LCRH_FEN	(1 << 4)
 #define LCRH_WLEN8	(3 << 5)
 #define CR_UARTEN	(1 << 0)
@@ -64,6 +71,34 @@ static void serial_putb(char c)
 	while (readl(UART_FR) & FR_TXFF)
 		;
 	writel(c, UART_DR);
+}
+
+/*
+ * The receive interrupts, through the BCM2835 controller's line 57 and
+ * the GPU interrupt, which the local block sends to core 0. Both the
+ * level and the timeout interrupt: on the board a single key stays below
+ * the FIFO's trigger level and arrives by the timeout.
+ */
+void arch_console_rx_init(void)
+{
+	writel(INT_RX | INT_RT | INT_BE, UART_ICR);
+	writel(INT_RX | INT_RT | INT_BE, UART_IMSC);
+	writel(0, LOCAL_GPU_ROUTING);
+	writel(1U << (IRQ_UART0 - 32), IC_ENABLE2);
+}
+
+/*
+ * Clear first, then empty the FIFO: a byte that comes after the last
+ * look raises its interrupt again, instead of being cleared unseen.
+ */
+void arm_serial_interrupt(void)
+{
+	writel(INT_RX | INT_RT | INT_BE, UART_ICR);
+	while (!(readl(UART_FR) & FR_RXFE)) {
+		u32 dr = readl(UART_DR);
+
+		console_receive(dr & DR_BREAK ? CONSOLE_BREAK : dr & 0xff);
+	}
 }
 
 /* A terminal wants CR LF; the host runner drops the CR. */
@@ -111,4 +146,25 @@ void __noreturn arch_exit(int status)
 void arch_halt_cpu(void)
 {
 	asm volatile("dsb sy\n\twfi" ::: "memory");
+}
+
+/* The power manager's watchdog: every write carries its password. */
+#define PM_RSTC			(PM_BASE + 0x1c)
+#define PM_WDOG			(PM_BASE + 0x24)
+#define PM_PASSWORD		0x5a000000
+#define PM_PASSWORD_MASK	0xff000000
+#define PM_RSTC_WRCFG_MASK	0x30
+#define PM_RSTC_FULL_RESET	0x20
+#define PM_WDOG_TICKS		10	/* of about 16 us */
+
+/* Arm the watchdog for a moment from now and let it reset the chip. */
+void __noreturn arch_reboot(void)
+{
+	u32 rstc = readl(PM_RSTC) & ~(PM_PASSWORD_MASK | PM_RSTC_WRCFG_MASK);
+
+	arch_local_irq_disable();
+	writel(PM_PASSWORD | PM_WDOG_TICKS, PM_WDOG);
+	writel(PM_PASSWORD | rstc | PM_RSTC_FULL_RESET, PM_RSTC);
+	for (;;)
+		arch_halt_cpu();
 }

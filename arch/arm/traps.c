@@ -97,7 +97,11 @@ void arm_handle_fault(struct pt_regs *regs, unsigned int kind)
 	oops_end(regs_irqs_on(regs));
 }
 
-/* The sources of this core's interrupt: its timer and its IPI mailbox. */
+/*
+ * The sources of this core's interrupt: its timer, its IPI mailbox, and
+ * on core 0 the peripherals (the GPU interrupt), of which only the
+ * console's UART is enabled.
+ */
 void arm_handle_irq(struct pt_regs *regs)
 {
 	unsigned int core = arm_cpu_id();
@@ -118,6 +122,9 @@ void arm_handle_irq(struct pt_regs *regs)
 	}
 	if (pending & IRQ_SRC_CNTV)
 		arm_handle_timer();
+	if ((pending & IRQ_SRC_GPU) &&
+	    (readl(IC_PENDING2) & (1U << (IRQ_UART0 - 32))))
+		arm_serial_interrupt();
 	irq_exit(regs_irqs_on(regs));
 }
 

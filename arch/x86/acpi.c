@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Finding the CPUs: each enabled local APIC in the ACPI MADT, or, on
- * firmware without ACPI, each processor entry of the Intel MP table. With
+ * firmware without ACPI, each processor entry of the Intel MP table. The
+ * MADT also says where the I/O APIC is and where an ISA IRQ reaches it. With
  * QEMU 7.2 and SeaBIOS only the MADT lists every CPU of "-smp N", so it is
  * read first. The FADT gives one thing more: the port of the ACPI PM timer,
  * the clock the TSC is calibrated against. Physical memory below 4 GiB is reachable as is on both x86
@@ -35,6 +36,8 @@ struct acpi_madt {
 } __packed;
 
 #define MADT_LOCAL_APIC		0
+#define MADT_IO_APIC		1	/* [.., .., id, 0, address, gsi base] */
+#define MADT_IRQ_OVERRIDE	2	/* [.., .., bus, irq, gsi, flags] */
 #define MADT_LAPIC_ENABLED	1
 
 /*
@@ -161,6 +164,66 @@ static const struct acpi_header *acpi_find_table(const char *sig)
 			return h;
 	}
 	return NULL;
+}
+
+static u32 get_u32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+/* Calls fn(entry, data) for each MADT entry; false without a MADT. */
+static bool madt_for_each(void (*fn)(const u8 *entry, void *data), void *data)
+{
+	const struct acpi_header *madt = acpi_find_table("APIC");
+	const u8 *p, *end;
+
+	if (!madt)
+		return false;
+	p = (const u8 *)madt + sizeof(struct acpi_madt);
+	end = (const u8 *)madt + madt->length;
+	for (; p + 2 <= end && p[1]; p += p[1])
+		fn(p, data);
+	return true;
+}
+
+/* An override moves an ISA IRQ to another GSI, or changes its trigger. */
+static void note_override(const u8 *e, void *data)
+{
+	struct x86_irq_route *r = data;
+
+	if (e[0] == MADT_IRQ_OVERRIDE && e[2] == 0 && e[3] == r->isa_irq) {
+		r->gsi = get_u32(e + 4);
+		r->flags = e[8] | e[9] << 8;
+	}
+}
+
+/* Of the I/O APICs, the one whose GSIs start last at or below ours. */
+static void note_io_apic(const u8 *e, void *data)
+{
+	struct x86_irq_route *r = data;
+	u32 base = get_u32(e + 8);
+
+	if (e[0] == MADT_IO_APIC && base <= r->gsi &&
+	    (!r->io_apic || base >= r->gsi_base)) {
+		r->io_apic = phys(get_u32(e + 4));
+		r->gsi_base = base;
+	}
+}
+
+/*
+ * Where ISA IRQ isa_irq arrives: an I/O APIC and its pin. Without a MADT
+ * (or without an I/O APIC in it) the PC defaults hold: one I/O APIC at
+ * 0xfec00000, ISA IRQ n on its pin n, edge-triggered, active high.
+ */
+void x86_find_isa_irq(unsigned int isa_irq, struct x86_irq_route *r)
+{
+	*r = (struct x86_irq_route){ .isa_irq = isa_irq, .gsi = isa_irq };
+	if (madt_for_each(note_override, r))
+		madt_for_each(note_io_apic, r);
+	if (!r->io_apic) {
+		r->io_apic = phys(X86_IO_APIC_DEFAULT);
+		r->gsi_base = 0;
+	}
 }
 
 static bool find_cpus_acpi(void)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The local APIC in xAPIC mode (QEMU's TCG has no x2APIC): each CPU's timer
- * tick and the inter-processor interrupts. The old 8259 PICs are masked;
- * nothing here needs an external interrupt.
+ * tick and the inter-processor interrupts. The old 8259 PICs are masked:
+ * the one external interrupt, the console's, comes through the I/O APIC
+ * (io_apic.c).
  */
 #include <kernel.h>
 #include <time.h>

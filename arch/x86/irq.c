@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* x86 interrupt vectors to the common handlers. */
+/* x86 interrupt vectors to their handlers. */
 #include <kernel.h>
 #include <irq.h>
 #include <smp.h>
@@ -12,6 +12,8 @@ void x86_handle_irq(unsigned int vector)
 	lapic_eoi();
 	if (vector == VEC_TIMER)
 		timer_interrupt();
+	else if (vector == VEC_SERIAL)
+		x86_serial_interrupt();
 	else if (vector >= VEC_IPI_BASE && vector < VEC_IPI_BASE + NR_IPIS)
 		smp_handle_ipi(vector - VEC_IPI_BASE);
 	else

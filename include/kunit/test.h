@@ -170,10 +170,11 @@ void __noreturn kunit_case_faulted(void);
  */
 void kunit_expect_reports(struct kunit *test);
 
-/* Runs every registered suite whose "suite.case" matches the glob. */
-int kunit_run_all(const char *glob);
-unsigned int kunit_count_selected(const char *glob);
-void kunit_print_suite_names(unsigned int max);
-void kunit_list_all(void);
+/*
+ * Runs every registered suite whose "suite.case" matches the glob (a
+ * comma-separated list of globs), or lists every case for "list". Returns
+ * the machine's exit status (EXIT_* of kernel.h).
+ */
+int kunit_run_tests(const char *glob);
 
 #endif

@@ -39,20 +39,28 @@ static const struct bench_option {
 	const char *name;
 	int *value;
 	int max;
+	int initial;		/* the value above, for bench_reset_options() */
 } bench_options[] = {
-	{ "synchro.mutexes", &opt_mutexes, SYNCHRO_MAX_THREADS },
-	{ "synchro.sems", &opt_sems, SYNCHRO_MAX_THREADS },
-	{ "synchro.count", &opt_count, SYNCHRO_MAX_THREADS },
-	{ "synchro.load", &opt_load, 1000000 },
-	{ "synchro.interval", &opt_interval, 1000000 },
-	{ "synchro.do_sched", &opt_do_sched, 1 },
-	{ "synchro.secs", &opt_synchro_secs, 3600 },
-	{ "synchro.verbose", &opt_verbose, 1 },
-	{ "vfs.tasks", &opt_vfs_tasks, 64 },
-	{ "vfs.secs", &opt_vfs_secs, 3600 },
-	{ "vfs.mutex_first", &opt_mutex_first, 1 },
-	{ "overhead.secs", &opt_overhead_secs, 3600 },
+	{ "synchro.mutexes", &opt_mutexes, SYNCHRO_MAX_THREADS, -1 },
+	{ "synchro.sems", &opt_sems, SYNCHRO_MAX_THREADS, -1 },
+	{ "synchro.count", &opt_count, SYNCHRO_MAX_THREADS, 1 },
+	{ "synchro.load", &opt_load, 1000000, 1 },
+	{ "synchro.interval", &opt_interval, 1000000, 1 },
+	{ "synchro.do_sched", &opt_do_sched, 1, 1 },
+	{ "synchro.secs", &opt_synchro_secs, 3600, 5 },
+	{ "synchro.verbose", &opt_verbose, 1, 0 },
+	{ "vfs.tasks", &opt_vfs_tasks, 64, 16 },
+	{ "vfs.secs", &opt_vfs_secs, 3600, 10 },
+	{ "vfs.mutex_first", &opt_mutex_first, 1, 0 },
+	{ "overhead.secs", &opt_overhead_secs, 3600, 2 },
 };
+
+/* Each bench command of the console starts from the defaults. */
+void bench_reset_options(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bench_options); i++)
+		*bench_options[i].value = bench_options[i].initial;
+}
 
 bool bench_parse_option(const char *name, const char *value)
 {
@@ -102,6 +110,8 @@ static int run_synchro(void)
 		printk("bench: synchro: out of memory\n");
 		return EXIT_ERROR;
 	}
+	if (signal_pending(current))
+		return 0;	/* a run cut short: no figures */
 	ok = synchro_report(&p, &mres);
 	ok &= synchro_report(&p, &sres);
 	return ok ? 0 : 1;
@@ -135,6 +145,8 @@ static int run_vfs(void)
 		printk("bench: vfs: out of memory\n");
 		return EXIT_ERROR;
 	}
+	if (signal_pending(current))
+		return 0;	/* a run cut short: no figures */
 	ok = vfs_bench_report(&sem, msecs);
 	ok &= vfs_bench_report(&mutex, msecs);
 	vfs_bench_report_ratio(&sem, &mutex);
@@ -204,13 +216,17 @@ int bench_run(const char *which)
 		s = run_synchro();
 		status = max(status, s);
 	}
-	if (vfs) {
+	if (vfs && !signal_pending(current)) {
 		s = run_vfs();
 		status = max(status, s);
 	}
-	if (overhead) {
+	if (overhead && !signal_pending(current)) {
 		s = run_overhead();
 		status = max(status, s);
+	}
+	if (signal_pending(current)) {
+		printk("bench: interrupted\n");
+		return EXIT_ERROR;
 	}
 	printk("bench: end status=%d\n", status);
 	return status;

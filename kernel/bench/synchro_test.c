@@ -121,7 +121,10 @@ static u64 sum_counts(struct synchro_run *run, int from, int to)
 	return sum;
 }
 
-/* Sleeps through the run; verbose prints the totals once a second. */
+/*
+ * Sleeps through the run; verbose prints the totals once a second. A
+ * signal (Ctrl-C on the console) ends the run early.
+ */
 static void watch(struct synchro_run *run, int nthreads)
 {
 	const struct synchro_params *p = run->p;
@@ -132,7 +135,8 @@ static void watch(struct synchro_run *run, int nthreads)
 	 * The guest clock, not jiffies, measures the run: an emulator that
 	 * falls behind loses timer ticks, so jiffies run slow.
 	 */
-	while ((now = ktime_get_ns()) - start < p->msecs * NSEC_PER_MSEC) {
+	while ((now = ktime_get_ns()) - start < p->msecs * NSEC_PER_MSEC &&
+	       !signal_pending(current)) {
 		msleep(20);
 		if (p->verbose && now - start >= (second + 1) * NSEC_PER_SEC)
 			printk("bench: synchro-progress second=%u mutex=%llu sem=%llu\n",

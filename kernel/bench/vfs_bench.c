@@ -130,9 +130,11 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	loops0 = sum_loops(run, started);
 	/*
 	 * The guest clock, not jiffies, decides when to stop: an emulator
-	 * that falls behind loses timer ticks, so jiffies run slow.
+	 * that falls behind loses timer ticks, so jiffies run slow. A signal
+	 * (Ctrl-C on the console) ends the run early.
 	 */
-	while (started == tasks && ktime_get_ns() - t0 < msecs * NSEC_PER_MSEC)
+	while (started == tasks && ktime_get_ns() - t0 < msecs * NSEC_PER_MSEC &&
+	       !signal_pending(current))
 		msleep(20);
 	loops1 = sum_loops(run, started);
 	read_cpus(&after);

@@ -478,6 +478,20 @@ void mutex_debug_show_held_locks(struct task_struct *task)
 	debug_unlock_irqrestore(flags);
 }
 
+/*
+ * Under debug_lock: the waiter lives on the task's stack and is gone once
+ * the task stops waiting. A lock's name is a string that outlives it.
+ */
+const char *mutex_debug_blocked_on(struct task_struct *task)
+{
+	unsigned long flags = debug_lock_irqsave();
+	const char *name = task->blocked_on ? task->blocked_on->lock->name :
+					      NULL;
+
+	debug_unlock_irqrestore(flags);
+	return name;
+}
+
 static void show_task_locks(struct task_struct *p)
 {
 	printk("%c %s/%d", task_state_char(p), p->comm, p->pid);

@@ -211,13 +211,19 @@ void show_stack(struct task_struct *p)
 		printk(" (running on CPU %u)\n", p->thread_info->cpu);
 }
 
+/*
+ * Every task and where it is: SysRq t, and tests that hang. The list lock
+ * keeps a task that ends meanwhile from being freed under us.
+ */
 void show_state(void)
 {
 	struct task_struct *p;
 	unsigned long flags;
 
 	spin_lock_irqsave(&task_list_lock, flags);
-	list_for_each_entry(p, &task_list, tasks)
+	list_for_each_entry(p, &task_list, tasks) {
 		show_task(p);
+		show_stack(p);
+	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }

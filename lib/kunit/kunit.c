@@ -199,6 +199,7 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 	struct kunit_run *run = kzalloc(sizeof(*run));
 	struct task_struct *task = NULL;
 	enum kunit_status status;
+	long waited;
 
 	if (run) {
 		run->test.name = kcase->name;
@@ -213,8 +214,16 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 		print_result(nr, kcase->name, KUNIT_FAILURE, "    ", "");
 		return KUNIT_FAILURE;
 	}
-	/* Interruptible: a long case must not look like a hung runner. */
-	if (wait_for_completion_interruptible_timeout(&run->done, limit) <= 0) {
+	/*
+	 * Interruptible: a long case must not look like a hung runner, and
+	 * Ctrl-C on the console stops a run started there.
+	 */
+	waited = wait_for_completion_interruptible_timeout(&run->done, limit);
+	if (waited < 0) {
+		printk("    not ok %u %s # interrupted\n", nr, kcase->name);
+		return KUNIT_FAILURE;
+	}
+	if (!waited) {
 		printk("    not ok %u %s # TIMEOUT after %us\n", nr,
 		       kcase->name, secs);
 		return KUNIT_FAILURE;
@@ -289,6 +298,8 @@ static int run_suite(struct kunit_suite *suite, const char *glob,
 	for_each_case(suite, kcase) {
 		if (!case_selected(glob, suite, kcase))
 			continue;
+		if (signal_pending(current))
+			break;
 		n++;
 		if (err) {
 			status = KUNIT_FAILURE;
@@ -310,7 +321,7 @@ static int run_suite(struct kunit_suite *suite, const char *glob,
 }
 
 /* How many cases glob selects, over every suite. */
-unsigned int kunit_count_selected(const char *glob)
+static unsigned int kunit_count_selected(const char *glob)
 {
 	struct kunit_suite **suite;
 	unsigned int n = 0;
@@ -321,7 +332,7 @@ unsigned int kunit_count_selected(const char *glob)
 }
 
 /* A few suite names, for the message when a glob selects nothing. */
-void kunit_print_suite_names(unsigned int max)
+static void kunit_print_suite_names(unsigned int max)
 {
 	struct kunit_suite **suite;
 	unsigned int n = 0;
@@ -337,7 +348,8 @@ void kunit_print_suite_names(unsigned int max)
 	printk("\n");
 }
 
-int kunit_run_all(const char *glob)
+/* A signal (Ctrl-C on the console) ends the run after the case it hit. */
+static int kunit_run_all(const char *glob)
 {
 	struct kunit_suite **suite;
 	unsigned int nr_suites = 0, nr = 0;
@@ -347,12 +359,12 @@ int kunit_run_all(const char *glob)
 		nr_suites += nr_selected(glob, *suite) > 0;
 	printk("KTAP version 1\n1..%u\n", nr_suites);
 	for_each_suite(suite)
-		if (nr_selected(glob, *suite))
+		if (nr_selected(glob, *suite) && !signal_pending(current))
 			failed += run_suite(*suite, glob, ++nr);
 	return failed;
 }
 
-void kunit_list_all(void)
+static void kunit_list_all(void)
 {
 	struct kunit_suite **suite;
 	struct kunit_case *kcase;
@@ -360,4 +372,31 @@ void kunit_list_all(void)
 	for_each_suite(suite)
 		for_each_case(*suite, kcase)
 			printk("%s.%s\n", (*suite)->name, kcase->name);
+}
+
+/*
+ * test=GLOB at boot, and the console's test command: "list" lists the
+ * cases; a glob that selects nothing is a mistake, never a passed run.
+ * Returns the machine's exit status for what was done.
+ */
+int kunit_run_tests(const char *glob)
+{
+	int failed;
+
+	if (!strcmp(glob, "list")) {
+		kunit_list_all();
+		return EXIT_LISTED;
+	}
+	if (!kunit_count_selected(glob)) {
+		printk("# mutexos: test=%s selects no test case\n", glob);
+		kunit_print_suite_names(12);
+		return EXIT_ERROR;
+	}
+	failed = kunit_run_all(glob);
+	if (signal_pending(current)) {
+		printk("# mutexos: tests interrupted\n");
+		return EXIT_TESTS_FAILED;
+	}
+	printk("# mutexos: end of tests, status %d\n", failed ? 1 : 0);
+	return failed ? EXIT_TESTS_FAILED : EXIT_TESTS_PASSED;
 }

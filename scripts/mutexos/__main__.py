@@ -1,6 +1,6 @@
 """The host tools of MutexOS: PYTHONPATH=scripts python3 -m mutexos COMMAND.
 
-  run           boot one kernel, serial console here; exit with its status
+  run           boot one kernel, its serial console on this terminal; exit with its status
   gdb           QEMU halted with its gdb stub, gdb-multiarch attached
   test          the test matrix, or the part of it selected
   torture       the lock suites, many times the work of test
@@ -199,8 +199,10 @@ def cmd_run(ap, arches, opts):
     accel, note = qemu.choose_accel(opts.accel, arch)
     if note:
         print(note, file=sys.stderr)
-    argv = qemu.command(arch, qemu.Boot(image, cpus, opts.append), accel)
-    return qemu.run_interactive(argv, arch)
+    session = not qemu.runs_to_an_end(opts.append)
+    boot = qemu.Boot(image, cpus, opts.append, console=True, reboot=session)
+    argv = qemu.command(arch, boot, accel)
+    return qemu.run_interactive(argv, arch, session)
 
 
 def cmd_gdb(ap, arches, opts):

@@ -38,7 +38,9 @@ class Arch:
     "-smp N", "maxcpus" as "maxcpus=N" on the kernel command line (a board
     with a fixed number of cores).  exit says how the kernel's exit status
     leaves QEMU (see qemu.decode_status).  The image names are files in a
-    build folder; raw_image is None for an arch without one.
+    build folder; raw_image is None for an arch without one.  firmware_shim
+    (or None) is a program of the build folder that starts the raw image
+    the way the board's firmware does, from firmware_load.
     """
 
     name: str
@@ -54,6 +56,8 @@ class Arch:
     boot_image: str
     symbols: str
     raw_image: str | None
+    firmware_shim: str | None
+    firmware_load: str | None
     gdb: str
     test_cpus_native: tuple
     test_cpus: tuple
@@ -121,6 +125,8 @@ def load(path):
         boot_image=facts["BOOT_IMAGE"],
         symbols=facts["SYMBOLS"],
         raw_image=facts.get("RAW_IMAGE") or None,
+        firmware_shim=facts.get("FIRMWARE_SHIM") or None,
+        firmware_load=facts.get("FIRMWARE_LOAD") or None,
         gdb=facts["GDB"],
         test_cpus_native=_counts(path, "TEST_CPUS_NATIVE", facts, max_cpus),
         test_cpus=_counts(path, "TEST_CPUS", facts, max_cpus),

@@ -7,7 +7,14 @@ means all of its values (see scripts/test.mk for the history):
     ARCH_TEST_CPUS_NATIVE for the native build and ARCH_TEST_CPUS for the
     others;
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
-    build's raw image, at the native CPU counts;
+    build's raw image, at the native CPU counts, and, if it has a firmware
+    stand-in (ARCH_FIRMWARE_SHIM), once more through it with all its CPUs
+    and a few suites: the board's way in;
+  - when no CPU count was given, each selected arch whose debug build is
+    selected has a console check: a session typed into its console
+    (console.py), at 2 CPUs; i386's native build has a shorter one;
+  - every other boot asks for its tests (test=): a kernel told nothing
+    boots to its console instead;
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
     arch and the native build are selected and no CPU count was given;
   - when nothing at all was selected: the build check, the model check
@@ -28,6 +35,12 @@ from .verdict import StepResult, exit_code, total_line
 
 # The uniprocessor kernel: spinlocks are only preemption control there.
 UP_BUILD = BuildConfig("i386", "native", "CONFIG_SMP=n")
+# The console checks: the debug build's session on every arch, and one
+# of a build without mutex debugging.
+CONSOLE_CPUS = 2
+PLAIN_CONSOLE_BUILD = BuildConfig("i386", "native")
+# Through the firmware stand-in, the suites that the way in can break.
+FIRMWARE_APPEND = "test=smp*,kernel*,timer*,mutex.*"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 TORTURE_TIMEOUT = 3600
 
@@ -83,15 +96,18 @@ def test_plan(arches, sel, timeout=1200):
                 plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
                                                arch.boot_image, cpus, timeout))
         if arch.raw_image and "native" in mutexes:
-            cfg = BuildConfig(name, "native")
-            for cpus in sel.cpus or arch.test_cpus_native:
-                plan.boots.append(_expect_boot(f"{name}-native-img-cpus{cpus}", cfg,
-                                               arch.raw_image, cpus, timeout))
+            _add_raw_boots(plan, arch, sel, timeout)
+        if "debug" in mutexes and sel.cpus is None:
+            _add_console_check(plan, arch, BuildConfig(name, "debug"), "debug", timeout)
     if UP_BUILD.arch in names and "native" in mutexes and sel.cpus is None \
             and UP_BUILD.arch in arches:
         plan.add_build(UP_BUILD)
         plan.boots.append(_expect_boot(f"{UP_BUILD.arch}-native-up", UP_BUILD,
                                        arches[UP_BUILD.arch].boot_image, 1, timeout))
+    plain = PLAIN_CONSOLE_BUILD
+    if plain.arch in names and plain.mutex in mutexes and sel.cpus is None \
+            and plain.arch in arches:
+        _add_console_check(plan, arches[plain.arch], plain, "plain", timeout)
     if sel.nothing_given():
         _add_checks(plan, arches, names)
     return plan
@@ -104,10 +120,31 @@ def test_plan(arches, sel, timeout=1200):
 TEST_APPEND = "hung_task_timeout=0"
 
 
-def _expect_boot(name, cfg, image, cpus, timeout):
+def _expect_boot(name, cfg, image, cpus, timeout, tests="test=*", firmware=""):
     # expect_cpus=N: the kernel's smp suite checks that N CPUs came up.
-    return BootSpec(name, cfg, image, cpus, f"expect_cpus={cpus} {TEST_APPEND}",
-                    timeout)
+    return BootSpec(name, cfg, image, cpus,
+                    f"{tests} expect_cpus={cpus} {TEST_APPEND}", timeout,
+                    firmware=firmware)
+
+
+def _add_raw_boots(plan, arch, sel, timeout):
+    cfg = BuildConfig(arch.name, "native")
+    for cpus in sel.cpus or arch.test_cpus_native:
+        plan.boots.append(_expect_boot(f"{arch.name}-native-img-cpus{cpus}", cfg,
+                                       arch.raw_image, cpus, timeout))
+    if arch.firmware_shim:
+        for cpus in sel.cpus or (arch.max_cpus,):
+            plan.boots.append(_expect_boot(f"{arch.name}-native-firmware-cpus{cpus}",
+                                           cfg, arch.raw_image, cpus, timeout,
+                                           FIRMWARE_APPEND, arch.firmware_shim))
+
+
+def _add_console_check(plan, arch, cfg, script, timeout):
+    # No test= on its command line: the kernel boots to its console.
+    plan.add_build(cfg)
+    plan.boots.append(BootSpec(f"{arch.name}-{cfg.mutex}-console-cpus{CONSOLE_CPUS}",
+                               cfg, arch.boot_image, CONSOLE_CPUS, TEST_APPEND,
+                               timeout, script=script))
 
 
 def _add_checks(plan, arches, names):

@@ -8,6 +8,13 @@ How the kernel's exit status reaches us (ARCH_EXIT of arch.mk)
     ended some other way, and there is no status.
   semihosting: SYS_EXIT_EXTENDED makes QEMU exit with s itself.
 
+The serial line
+  A test boot only reads it: QEMU's stdio, stdin closed.  A console boot
+  (make run, the console check) also types into it, through QEMU's
+  multiplexer: Ctrl-A b sends a break, Ctrl-A x quits QEMU, Ctrl-A Ctrl-A
+  sends a Ctrl-A, and everything else, Ctrl-C included, goes to the
+  kernel (signal=off: a Ctrl-C on the terminal is no signal to QEMU).
+
 Every QEMU of a test run leads its own process group, so that a Ctrl-C on
 the terminal reaches us alone and we stop them all (stop_all), and so that
 killing the group also kills a wrapper's children.
@@ -32,12 +39,20 @@ class Boot:
 
     A CD image brings its own boot loader and command line, so a -cdrom
     boot takes no append and only an arch that counts CPUs with -smp.
+    console: the serial line goes both ways, through QEMU's multiplexer.
+    reboot: a reset of the machine restarts it; otherwise QEMU exits.
+    firmware: a program QEMU starts in place of the kernel, as the board's
+    firmware would be (the arch's ARCH_FIRMWARE_SHIM); it finds the image
+    loaded at ARCH_FIRMWARE_LOAD.
     """
 
     image: str
     cpus: int
     append: str = ""
     cdrom: bool = False
+    console: bool = False
+    reboot: bool = False
+    firmware: str = ""
 
 
 def command(arch, boot, accel="tcg", gdb_port=None):
@@ -52,10 +67,15 @@ def command(arch, boot, accel="tcg", gdb_port=None):
             raise ValueError(f"{arch.name}: a -cdrom boot cannot take the kernel "
                              f"command line '{cmdline}'")
         argv = [arch.qemu, "-cdrom", boot.image]
+    elif boot.firmware:
+        argv = [arch.qemu, "-kernel", boot.firmware, "-append", cmdline,
+                "-device", f"loader,file={boot.image},addr={arch.firmware_load},"
+                "force-raw=on"]
     else:
         argv = [arch.qemu, "-kernel", boot.image, "-append", cmdline]
-    argv += [*cpus, *arch.qemu_opts, "-display", "none", "-serial", "stdio",
-             "-monitor", "none", "-no-reboot"]
+    argv += [*cpus, *arch.qemu_opts, "-display", "none", *_serial_options(boot)]
+    if not boot.reboot:
+        argv.append("-no-reboot")
     if accel == "kvm":
         argv += ["-accel", "kvm", "-cpu", "host"]
     else:
@@ -63,6 +83,14 @@ def command(arch, boot, accel="tcg", gdb_port=None):
     if gdb_port is not None:
         argv += ["-gdb", f"tcp:127.0.0.1:{gdb_port}", "-S"]
     return argv
+
+
+def _serial_options(boot):
+    """The serial line: to stdout alone, or both ways through the multiplexer."""
+    if not boot.console:
+        return ["-serial", "stdio", "-monitor", "none"]
+    return ["-chardev", "stdio,id=console,mux=on,signal=off",
+            "-serial", "chardev:console", "-monitor", "none"]
 
 
 def _cpu_options(arch, boot):
@@ -133,12 +161,12 @@ class Emulators:
         self._running = set()
         self.stopping = False
 
-    def start(self, argv, stdout, stderr):
+    def start(self, argv, stdout, stderr, stdin=subprocess.DEVNULL):
         """Popen argv in a process group of its own; None once stopping."""
         with self._lock:
             if self.stopping:
                 return None
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout,
+            proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout,
                                     stderr=stderr, start_new_session=True)
             self._running.add(proc)
             return proc
@@ -256,11 +284,19 @@ def run_to_file(argv, out, timeout):
         EMULATORS.forget(proc)
 
 
-def run_interactive(argv, arch):
+def runs_to_an_end(append):
+    """Whether a command line asks for tests or benchmarks, which end the
+    machine with their status; without either the kernel runs its console."""
+    return re.search(r"(^|\s)(test|bench)=", append) is not None
+
+
+def run_interactive(argv, arch, session):
     """make run: the serial console on this terminal; the kernel's status.
 
-    Ctrl-C belongs to QEMU here (it quits on it), so we wait for it to go.
-    3 (error) when QEMU ends without a status from the kernel.
+    The terminal is QEMU's (raw: Ctrl-C goes to the kernel), and we wait
+    for QEMU to end.  A console session (session: no test= or bench=) ends
+    with halt, or with Ctrl-A x, which makes QEMU exit with 0: that is no
+    error.  3 (error) when QEMU ends without a status from the kernel.
     """
     try:
         proc = subprocess.Popen(argv)
@@ -274,6 +310,9 @@ def run_interactive(argv, arch):
             break
         except KeyboardInterrupt:
             continue
+    if session and code == 0:
+        print("\nQEMU quit (Ctrl-A x)", file=sys.stderr)
+        return 0
     status = decode_status(arch, code)
     if status is None:
         print(f"\nQEMU exited with code {code}, without a status from the kernel",

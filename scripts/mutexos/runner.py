@@ -4,7 +4,7 @@ import concurrent.futures
 import os
 from dataclasses import dataclass
 
-from . import build, qemu
+from . import build, console, qemu
 from .logs import open_log
 from .verdict import Result
 
@@ -14,6 +14,9 @@ class BootSpec:
     """One boot of a test plan: an image of a build, a CPU count, a command line.
 
     image is a file name in the build folder; the log is <name>.log there.
+    script: a console session (console.SCRIPTS) instead of a test run.
+    firmware: a file of the build folder that QEMU starts in place of the
+    board's firmware, with image loaded where the firmware loads it.
     """
 
     name: str
@@ -22,6 +25,8 @@ class BootSpec:
     cpus: int
     append: str
     timeout: int
+    script: str = ""
+    firmware: str = ""
 
     def title(self, arch_name):
         """The heading of this boot's table: "NAME (ARCH, N CPUs)"."""
@@ -55,10 +60,16 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         if spec.config in unbuilt:
             return Result.not_started(title, path, f"not booted: the build of "
                                       f"{spec.config.label()} failed")
-        if not os.path.isfile(image):
-            return Result.not_started(title, path, f"kernel image {image} not found")
-        boot = qemu.Boot(image, spec.cpus, spec.append)
+        firmware = os.path.join(folder, spec.firmware) if spec.firmware else ""
+        for needed in filter(None, (image, firmware)):
+            if not os.path.isfile(needed):
+                return Result.not_started(title, path, f"kernel image {needed} not found")
+        boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
+                         reboot=bool(spec.script), firmware=firmware)
         argv = qemu.command(arch, boot, accel)
+        if spec.script:
+            return console.run(title, argv, arch, spec.script, spec.cpus,
+                               spec.timeout, log)
         return qemu.boot(title, argv, arch, spec.timeout, log)
 
 

@@ -14,6 +14,9 @@ A configuration fails when
 A failed configuration counts at least one failed case, and so does a
 failed build or check, so that the total line never says "0 failed" when
 something failed.
+
+A console session (the console check) is judged by judge_console instead:
+it must see what its script expects, and end by its own halt (status 7).
 """
 
 import os
@@ -29,9 +32,12 @@ STATUS_MEANING = {
     4: "listed the test cases, ran none",
     5: "benchmarks done, every invariant held",
     6: "a benchmark broke an invariant",
+    7: "halted from the console",
 }
 # The statuses of a run that did what it was asked (make run exits 0).
-STATUS_DONE = (0, 4, 5)
+STATUS_DONE = (0, 4, 5, 7)
+# What a console session ends with: its halt command.
+STATUS_HALTED = 7
 # What a benchmark run ends with when it went well.
 STATUS_BENCH_DONE = 5
 
@@ -39,13 +45,16 @@ STATUS_BENCH_DONE = 5
 class Result:
     """What one boot did, judged."""
 
-    def __init__(self, title, parser, status, log, timeout=None, exit_note=None):
+    def __init__(self, title, parser, status, log, timeout=None, exit_note=None,
+                 reasons=None):
         self.title = title
         self.suites = parser.suites
         self.status = status
         self.log = log
         self.timeout = timeout
-        self.reasons = judge(parser, status, timeout, exit_note)
+        if reasons is None:
+            reasons = judge(parser, status, timeout, exit_note)
+        self.reasons = reasons
         self.not_ok = [case for suite in self.suites for case in suite.not_ok]
         self.missing_suites = parser.missing_suites
         self._count_failure()
@@ -132,6 +141,32 @@ def judge(parser, status, timeout, exit_note):
     if timeout and not reasons:
         # Every result came, but the kernel never ended the machine.
         reasons.append(f"QEMU was still running after {timeout}s and was killed")
+    return reasons
+
+
+def judge_console(parser, status, timeout, problems):
+    """Why a console session failed; empty when it did not.
+
+    problems are the steps of its script that did not see what they
+    should (the script checks that its test command passed).  Besides
+    those: a crash, a report nobody provoked, broken KTAP from its test
+    command, and any end but its own halt.
+    """
+    reasons = list(problems)
+    if parser.crash:
+        reasons.append(f"crashed: {parser.crash}")
+    elif parser.unexpected:
+        reasons.append(f"a report nobody provoked: {parser.unexpected}")
+    if not problems and parser.stack:
+        # KTAP from its test command, complete.  (A script cut short may
+        # not have run that yet: no news in it.)
+        reasons += parser.problems
+    if timeout:
+        reasons.append(f"QEMU was still running after {timeout}s and was killed")
+    elif status != STATUS_HALTED:
+        meaning = STATUS_MEANING.get(status, "no status") if status is not None \
+            else "no status"
+        reasons.append(f"ended with status {status} ({meaning}), not by its halt")
     return reasons
 
 

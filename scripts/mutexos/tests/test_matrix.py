@@ -27,14 +27,18 @@ class TestPlan(unittest.TestCase):
             expected += len(arch.test_cpus_native) + 4 * len(arch.test_cpus)
             if arch.raw_image:
                 expected += len(arch.test_cpus_native)
+            if arch.firmware_shim:
+                expected += 1   # through the firmware stand-in, all CPUs
+            expected += 1       # the debug build's console check
         expected += 1       # the uniprocessor kernel
+        expected += 1       # i386's native console check
         self.assertEqual(len(plan.boots), expected)
         self.assertIn("arm-native-img-cpus4", names(plan))
         self.assertIn("i386-native-cpus8", names(plan))
         self.assertIn("i386-native-up", names(plan))
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
-                         ("CONFIG_SMP=n", 1, "expect_cpus=1 hung_task_timeout=0"))
+                         ("CONFIG_SMP=n", 1, "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("build", "i386"), ("model", "i386"), ("runner", "i386"),
                           ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])
@@ -42,10 +46,37 @@ class TestPlan(unittest.TestCase):
                       plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
 
+    def test_every_test_boot_asks_for_its_tests(self):
+        # Told nothing, a kernel boots to its console and waits there.
+        for boot in test_plan(ARCHES, Selection()).boots:
+            if not boot.script:
+                self.assertRegex(boot.append, r"(^| )test=", boot.name)
+
+    def test_console_checks(self):
+        plan = test_plan(ARCHES, Selection())
+        for name, script in (("i386-debug", "debug"), ("x86_64-debug", "debug"),
+                             ("arm-debug", "debug"), ("i386-native", "plain")):
+            boot = plan.boots[names(plan).index(f"{name}-console-cpus2")]
+            self.assertEqual((boot.script, boot.cpus), (script, 2))
+            self.assertNotIn("test=", boot.append)
+        # A CPU count given selects test boots only, as for the UP kernel.
+        plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (2,)))
+        self.assertEqual(names(plan), ["arm-debug-cpus2"])
+        plan = test_plan(ARCHES, Selection(("x86_64",), ("debug",)))
+        self.assertIn("x86_64-debug-console-cpus2", names(plan))
+
+    def test_firmware_boot_from_the_description(self):
+        plan = test_plan(ARCHES, Selection(("arm",), ("native",)))
+        boot = plan.boots[names(plan).index("arm-native-firmware-cpus4")]
+        self.assertEqual((boot.image, boot.firmware), ("kernel7.img", "fwshim.elf"))
+        self.assertIn(matrix.FIRMWARE_APPEND, boot.append)
+        plan = test_plan(ARCHES, Selection(("i386",), ("native",)))
+        self.assertFalse(any(b.firmware for b in plan.boots))
+
     def test_one_configuration(self):
         plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (4,)))
         self.assertEqual(names(plan), ["arm-debug-cpus4"])
-        self.assertEqual(plan.boots[0].append, "expect_cpus=4 hung_task_timeout=0")
+        self.assertEqual(plan.boots[0].append, "test=* expect_cpus=4 hung_task_timeout=0")
         self.assertEqual(plan.boots[0].image, "kernel.elf")
         self.assertEqual(plan.checks, [])
         self.assertEqual(plan.builds, [BuildConfig("arm", "debug")])
@@ -65,7 +96,8 @@ class TestPlan(unittest.TestCase):
         self.assertFalse(any("-img-" in n for n in
                              names(test_plan(ARCHES, Selection(("arm",), ("dec",))))))
         plan = test_plan(ARCHES, Selection(("arm",), ("native",), (2,)))
-        self.assertEqual(names(plan), ["arm-native-cpus2", "arm-native-img-cpus2"])
+        self.assertEqual(names(plan), ["arm-native-cpus2", "arm-native-img-cpus2",
+                                       "arm-native-firmware-cpus2"])
         self.assertEqual(plan.boots[1].image, "kernel7.img")
 
     def test_other_builds_use_test_cpus(self):

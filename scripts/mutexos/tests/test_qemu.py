@@ -55,6 +55,31 @@ class CommandLine(unittest.TestCase):
         self.assertIn("tcp:127.0.0.1:4321", argv)
         self.assertIn("-S", argv)
 
+    def test_test_boot_reads_the_serial_line_and_never_reboots(self):
+        argv = qemu.command(I386, qemu.Boot("k", 1, "test=*"))
+        self.assertEqual(argv[argv.index("-serial") + 1], "stdio")
+        self.assertIn("-no-reboot", argv)
+        self.assertNotIn("-chardev", argv)
+
+    def test_console_boot_types_through_the_multiplexer(self):
+        argv = qemu.command(I386, qemu.Boot("k", 1, console=True, reboot=True))
+        self.assertIn("stdio,id=console,mux=on,signal=off", argv)
+        self.assertEqual(argv[argv.index("-serial") + 1], "chardev:console")
+        self.assertNotIn("-no-reboot", argv)
+
+    def test_firmware_boot_loads_the_image_where_the_firmware_does(self):
+        argv = qemu.command(ARM, qemu.Boot("b/kernel7.img", 4, "test=*",
+                                           firmware="b/fwshim.elf"))
+        self.assertEqual(argv[1:3], ["-kernel", "b/fwshim.elf"])
+        self.assertIn("loader,file=b/kernel7.img,addr=0x8000,force-raw=on", argv)
+        self.assertEqual(argv[argv.index("-append") + 1], "test=* maxcpus=4")
+
+    def test_what_ends_by_itself(self):
+        self.assertTrue(qemu.runs_to_an_end("test=mutex*"))
+        self.assertTrue(qemu.runs_to_an_end("maxcpus=2 bench=vfs"))
+        self.assertFalse(qemu.runs_to_an_end("hung_task_timeout=0"))
+        self.assertFalse(qemu.runs_to_an_end("mytest=1"))
+
     def test_accelerator(self):
         self.assertEqual(qemu.command(I386, qemu.Boot("k", 1))[-2:], ["-accel", "tcg"])
         argv = qemu.command(I386, qemu.Boot("k", 1), accel="kvm")

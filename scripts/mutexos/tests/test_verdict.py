@@ -3,7 +3,8 @@
 import unittest
 
 from mutexos.checks import missed_failures
-from mutexos.verdict import StepResult, exit_code, total_line
+from mutexos.ktap import KtapParser
+from mutexos.verdict import StepResult, exit_code, judge_console, total_line
 
 from .common import (CRLF_LOG, NOT_OK_LOG, OK_LOG, PANIC_LOG, SHORT_LOG, SKIP_LOG,
                      judge_text)
@@ -67,6 +68,12 @@ class CannedLogs(unittest.TestCase):
         result = judge_text(OK_LOG, 3)
         self.assertIn("status 3: error: bad input, nothing was run", result.reasons)
 
+    def test_halt_is_no_test_run(self):
+        # A complete, passing log that ends by the console's halt: tests
+        # were run from the console, not by the boot's test= (not a run).
+        result = judge_text(OK_LOG, 7)
+        self.assertIn("status 7: halted from the console", result.reasons)
+
     def test_no_status_fails(self):
         result = judge_text(OK_LOG, None)
         self.assert_report(result, "result: FAILED (no status)")
@@ -106,6 +113,40 @@ class CannedLogs(unittest.TestCase):
         result = judge_text("KTAP version 1\n1..1\n" + OK_LOG, 0)
         self.assertIn("a second top-level KTAP header (did the kernel restart?)",
                       result.reasons)
+
+
+class ConsoleVerdict(unittest.TestCase):
+    """A console session passes when its script saw everything and it halted."""
+
+    def judge(self, text, status, problems=(), timeout=None):
+        parser = KtapParser()
+        for line in text.splitlines(keepends=True):
+            parser.feed(line)
+        parser.finish()
+        return judge_console(parser, status, timeout, problems)
+
+    def test_halted_with_passing_tests(self):
+        self.assertEqual(self.judge(OK_LOG, 7), [])
+
+    def test_any_other_end_fails(self):
+        self.assertIn("ended with status 0 (every test passed), not by its halt",
+                      self.judge(OK_LOG, 0))
+        self.assertIn("ended with status None (no status), not by its halt",
+                      self.judge(OK_LOG, None))
+
+    def test_script_problems_come_first(self):
+        reasons = self.judge(OK_LOG, 7, ["'ps': no 'swapper/1'"])
+        self.assertEqual(reasons, ["'ps': no 'swapper/1'"])
+
+    def test_broken_ktap_of_its_test_command_fails(self):
+        self.assertIn("1 of 2 suites never reported", self.judge(SHORT_LOG, 7))
+
+    def test_crash_fails(self):
+        self.assertTrue(self.judge(PANIC_LOG, 7)[0].startswith("crashed: Kernel panic"))
+
+    def test_timeout_fails(self):
+        self.assertIn("QEMU was still running after 9s and was killed",
+                      self.judge(OK_LOG, None, timeout=9))
 
 
 class Totals(unittest.TestCase):

@@ -11,8 +11,18 @@
 #define RPI_NR_CPUS		4
 
 #define PERIPH_BASE		0x3F000000
+#define PM_BASE			(PERIPH_BASE + 0x100000)	/* watchdog */
 #define GPIO_BASE		(PERIPH_BASE + 0x200000)
 #define UART0_BASE		(PERIPH_BASE + 0x201000)	/* PL011 */
+
+/*
+ * The BCM2835 interrupt controller: the peripherals' lines, 64 of them in
+ * two banks, which reach the cores as one "GPU" interrupt.
+ */
+#define IC_BASE			(PERIPH_BASE + 0xB200)
+#define IC_PENDING2		(IC_BASE + 0x08)	/* lines 32-63 */
+#define IC_ENABLE2		(IC_BASE + 0x14)
+#define IRQ_UART0		57
 
 /* Device memory as the MMU maps it: the peripherals and the local block. */
 #define DEVICE_START		0x3F000000
@@ -21,6 +31,8 @@
 #define RAM_END			0x3C000000
 
 #define LOCAL_BASE		0x40000000
+/* Which core the GPU interrupt goes to (bits 0-1). */
+#define LOCAL_GPU_ROUTING	(LOCAL_BASE + 0x0C)
 /* Per core: which timer lines reach this core's IRQ (bit 3: CNTV). */
 #define LOCAL_TIMER_INT_CTRL(c)	(LOCAL_BASE + 0x40 + 4 * (c))
 #define TIMER_INT_CNTV_IRQ	(1 << 3)
@@ -30,6 +42,7 @@
 #define LOCAL_IRQ_SOURCE(c)	(LOCAL_BASE + 0x60 + 4 * (c))
 #define IRQ_SRC_CNTV		(1 << 3)
 #define IRQ_SRC_MBOX0		(1 << 4)
+#define IRQ_SRC_GPU		(1 << 8)
 /* Mailbox m of core c: set bits here, read and clear them there. */
 #define LOCAL_MBOX_SET(c, m)	(LOCAL_BASE + 0x80 + 16 * (c) + 4 * (m))
 #define LOCAL_MBOX_CLR(c, m)	(LOCAL_BASE + 0xC0 + 16 * (c) + 4 * (m))
@@ -64,6 +77,7 @@ static inline unsigned int arm_cpu_id(void)
 }
 
 void arm_serial_init(void);
+void arm_serial_interrupt(void);
 void arm_irq_init_cpu(void);
 void arm_timer_init_cpu(void);
 void arm_handle_timer(void);

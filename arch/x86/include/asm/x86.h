@@ -12,11 +12,13 @@
 /* Interrupt vectors. 0-31 are the CPU's exceptions. */
 #define X86_TRAP_GP		13	/* general protection */
 #define X86_TRAP_PF		14	/* page fault */
+#define VEC_SERIAL		0x30	/* COM1, through the I/O APIC */
 #define VEC_TIMER		0xef
 #define VEC_IPI_BASE		0xf0	/* + enum ipi_type */
 #define VEC_SPURIOUS		0xff
 
 void x86_serial_init(void);
+void x86_serial_interrupt(void);
 /*
  * Reads the multiboot info at physical address info: the command line and
  * the RAM below ram_end; reserves low memory and the kernel image.
@@ -34,6 +36,25 @@ void lapic_send_ipi(u32 apic_id, u32 vector);
 void lapic_send_init_sipi(u32 apic_id, u32 start_page);
 void lapic_timer_start(void);
 void lapic_timer_calibrate(void);
+
+/*
+ * An ISA IRQ as it reaches an I/O APIC: its global system interrupt
+ * (GSI), the I/O APIC whose pins start at gsi_base, and the MADT's
+ * polarity and trigger flags (0: the ISA default, active high, edge).
+ */
+struct x86_irq_route {
+	unsigned int isa_irq;
+	u32 gsi;
+	u16 flags;
+	volatile u8 *io_apic;
+	u32 gsi_base;
+};
+#define X86_IO_APIC_DEFAULT	0xfec00000UL
+#define MADT_POLARITY_LOW	0x3	/* flags bits 0-1 */
+#define MADT_TRIGGER_LEVEL	0xc	/* flags bits 2-3 */
+void x86_find_isa_irq(unsigned int isa_irq, struct x86_irq_route *r);
+/* Sends ISA IRQ isa_irq to the local APIC apic_id as vector. */
+void io_apic_route_isa_irq(unsigned int isa_irq, u8 vector, u32 apic_id);
 
 /* CPUs found in the firmware tables. */
 #define X86_MAX_CPUS		8

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * demo: lock scenarios to provoke from the console, each in tasks of its
+ * own, so that the shell stays usable while they last.
+ *
+ *   chain N	N tasks in a cycle: task i holds mutex i and waits for
+ *		mutex i + 1 (mod N). aa is a chain of 1 (a task that locks
+ *		its own mutex again), abba a chain of 2. The debug build
+ *		reports the deadlock as the last task closes the cycle. The
+ *		tasks stay deadlocked, for ps, locks and SysRq d to show,
+ *		until "demo stop": they wait interruptibly, and a signal
+ *		makes each give up and release what it holds.
+ *   interrupt	a timer callback, in hard interrupt context, takes a
+ *		mutex, which the mutex rules forbid: the debug build refuses
+ *		and reports it, the others let it happen.
+ *   starve	a waiter against a task that takes the lock again at once
+ *		after each release: an unlock wakes the waiter but does not
+ *		hand it the lock, so it competes again, and keeps losing.
+ *
+ * A report that a demo provokes is framed as expected, as a test case's
+ * is (report_mark_start()): it was asked for.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <kthread.h>
+#include <mutex.h>
+#include <mm.h>
+#include <time.h>
+#include <timer.h>
+#include "shell.h"
+
+#define CHAIN_MAX	16
+/* How long a demo task may take to get where it should: only a hang
+ * takes longer. */
+#define SETUP_SECS	30
+#define STARVE_SECS	3
+
+static const char *const link_names[CHAIN_MAX] = {
+	"demo.A", "demo.B", "demo.C", "demo.D", "demo.E", "demo.F",
+	"demo.G", "demo.H", "demo.I", "demo.J", "demo.K", "demo.L",
+	"demo.M", "demo.N", "demo.O", "demo.P",
+};
+
+struct chain;
+
+struct chain_link {
+	struct mutex lock;
+	struct completion go;		/* now wait for the next mutex */
+	struct task_struct *task;
+	struct chain *chain;
+	int index;
+};
+
+struct chain {
+	struct list_head node;		/* on live_chains */
+	int n;
+	atomic_t holding;		/* tasks holding their own mutex */
+	struct chain_link links[CHAIN_MAX];
+};
+
+/* Only the shell's task starts and stops chains: no lock needed. */
+static LIST_HEAD(live_chains);
+
+static int chain_task(void *data)
+{
+	struct chain_link *l = data;
+	struct chain *c = l->chain;
+	struct mutex *next = &c->links[(l->index + 1) % c->n].lock;
+
+	mutex_lock(&l->lock);
+	atomic_inc(&c->holding);
+	wait_for_completion(&l->go);
+	/* Never granted while the cycle stands: a signal ends the wait. */
+	if (!mutex_lock_interruptible(next))
+		mutex_unlock(next);
+	mutex_unlock(&l->lock);
+	return 0;
+}
+
+/*
+ * Polls cond(arg) every 10 ms for SETUP_SECS at most; false when it never
+ * came true or Ctrl-C came first.
+ */
+static bool wait_until(bool (*cond)(void *arg), void *arg)
+{
+	for (int i = 0; i < SETUP_SECS * 100; i++) {
+		if (cond(arg))
+			return true;
+		if (msleep_interruptible(10))
+			return false;
+	}
+	return cond(arg);
+}
+
+static bool all_holding(void *arg)
+{
+	struct chain *c = arg;
+
+	return atomic_read(&c->holding) == c->n;
+}
+
+/* Asleep for good in its mutex wait, the only interruptible one. */
+static bool blocked(void *arg)
+{
+	struct task_struct *p = arg;
+
+	return READ_ONCE(p->state) == TASK_INTERRUPTIBLE &&
+	       !READ_ONCE(p->on_rq);
+}
+
+/*
+ * A signal to every task, then every go: a task that had not got its go
+ * yet takes it now, and its interruptible wait gives up at once.
+ */
+static void chain_stop(struct chain *c)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->links[i].task)
+			send_sig(SIGINT, c->links[i].task, 0);
+	for (int i = 0; i < c->n; i++)
+		complete(&c->links[i].go);
+	for (int i = 0; i < c->n; i++)
+		if (c->links[i].task)
+			kthread_join(c->links[i].task);
+	list_del(&c->node);
+	kfree(c);
+}
+
+static bool chain_spawn(struct chain *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		struct chain_link *l = &c->links[i];
+
+		l->chain = c;
+		l->index = i;
+		__mutex_init(&l->lock, link_names[i]);
+		init_completion(&l->go);
+	}
+	for (int i = 0; i < c->n; i++) {
+		c->links[i].task = kthread_run(chain_task, &c->links[i],
+					       "demo-%c", 'A' + i);
+		if (!c->links[i].task)
+			return false;
+	}
+	return wait_until(all_holding, c);
+}
+
+/* Let the tasks block one by one; the last one closes the cycle. */
+static bool chain_close(struct chain *c)
+{
+	bool ok = true;
+
+	WRITE_ONCE(reports_expected, 1);
+	for (int i = 0; i < c->n && ok; i++) {
+		complete(&c->links[i].go);
+		ok = wait_until(blocked, c->links[i].task);
+	}
+	WRITE_ONCE(reports_expected, 0);
+	return ok;
+}
+
+static void chain_explain(struct chain *c)
+{
+	char last = 'A' + c->n - 1;
+
+	if (c->n == 1)
+		printk("demo: 1 task deadlocked: demo-A holds demo.A and waits "
+		       "to take it again.\n");
+	else
+		printk("demo: %d tasks deadlocked: each of demo-A..demo-%c "
+		       "holds its mutex (demo.A..demo.%c) and waits for the "
+		       "next one's, demo-%c for demo.A.\n", c->n, last, last,
+		       last);
+#ifdef CONFIG_DEBUG_MUTEXES
+	printk("demo: ps, locks and SysRq d show it; 'demo stop' ends it.\n");
+#else
+	printk("demo: no report: only the debug build (MUTEX=debug) detects "
+	       "deadlocks and tracks owners. ps shows the tasks asleep; "
+	       "'demo stop' ends it.\n");
+#endif
+}
+
+static void chain_start(int n)
+{
+	struct chain *c = kzalloc(sizeof(*c));
+
+	if (!c) {
+		printk("demo: out of memory\n");
+		return;
+	}
+	c->n = n;
+	list_add(&c->node, &live_chains);
+	if (!chain_spawn(c) || !chain_close(c)) {
+		printk("demo: interrupted or stuck while starting: "
+		       "ending it\n");
+		chain_stop(c);
+		return;
+	}
+	chain_explain(c);
+}
+
+static void demo_stop(void)
+{
+	int chains = 0;
+
+	while (!list_empty(&live_chains)) {
+		chain_stop(list_first_entry(&live_chains, struct chain, node));
+		chains++;
+	}
+	printk("demo: %d deadlock%s ended\n", chains, chains == 1 ? "" : "s");
+}
+
+/* ---- a mutex in interrupt context ---- */
+
+static DEFINE_MUTEX(irq_demo_lock);
+static struct timer_list irq_demo_timer;
+static DECLARE_COMPLETION(irq_demo_done);
+static int irq_demo_taken;
+
+static void irq_demo_fn(struct timer_list *t)
+{
+	irq_demo_taken = mutex_trylock(&irq_demo_lock);
+	if (irq_demo_taken)
+		mutex_unlock(&irq_demo_lock);
+	complete(&irq_demo_done);
+}
+
+static void demo_interrupt(void)
+{
+	reinit_completion(&irq_demo_done);
+	timer_setup(&irq_demo_timer, irq_demo_fn, 0);
+	WRITE_ONCE(reports_expected, 1);
+	mod_timer(&irq_demo_timer, jiffies + 1);
+	if (wait_for_completion_interruptible(&irq_demo_done)) {
+		del_timer_sync(&irq_demo_timer);
+		WRITE_ONCE(reports_expected, 0);
+		return;
+	}
+	WRITE_ONCE(reports_expected, 0);
+	if (irq_demo_taken)
+		printk("demo: a timer interrupt took and released a mutex, "
+		       "and nothing stopped it: only the debug build "
+		       "(MUTEX=debug) checks the context.\n");
+	else
+		printk("demo: the debug build refused the mutex in interrupt "
+		       "context (the report above).\n");
+}
+
+/* ---- a waiter starved by a task that retakes the lock at once ---- */
+
+struct starve {
+	struct mutex lock;
+	bool stop;
+	unsigned long hog_rounds;	/* the hog's lock/unlock pairs */
+	unsigned long blocked;		/* the waiter's sleeps in mutex_lock */
+	unsigned long rounds_waited;	/* hog rounds while it waited */
+	u64 waited_ns;
+	struct completion got_it;
+};
+
+static int starve_hog(void *data)
+{
+	struct starve *s = data;
+
+	while (!READ_ONCE(s->stop)) {
+		mutex_lock(&s->lock);
+		WRITE_ONCE(s->hog_rounds, s->hog_rounds + 1);
+		udelay(50);	/* the critical section */
+		mutex_unlock(&s->lock);
+		/* and straight back in: no gap for the woken waiter */
+	}
+	return 0;
+}
+
+static int starve_waiter(void *data)
+{
+	struct starve *s = data;
+	unsigned long switches, rounds;
+	u64 start;
+
+	msleep(20);		/* let the hog get going */
+	switches = current->nvcsw;
+	rounds = READ_ONCE(s->hog_rounds);
+	start = ktime_get_ns();
+	mutex_lock(&s->lock);
+	s->waited_ns = ktime_get_ns() - start;
+	s->rounds_waited = READ_ONCE(s->hog_rounds) - rounds;
+	/* Each voluntary switch in mutex_lock() was one sleep there. */
+	s->blocked = current->nvcsw - switches;
+	mutex_unlock(&s->lock);
+	complete(&s->got_it);
+	return 0;
+}
+
+static void starve_explain(struct starve *s, bool in_time)
+{
+	printk("demo: the waiter blocked %lu times and waited %llu ms, while "
+	       "the hog took the lock %lu times.\n", s->blocked,
+	       s->waited_ns / NSEC_PER_MSEC, s->rounds_waited);
+	if (!in_time)
+		printk("demo: it got the lock only when the hog stopped, after "
+		       "%d s.\n", STARVE_SECS);
+	printk("demo: an unlock wakes the first waiter but does not hand it "
+	       "the lock: it must win it again, against a task that never "
+	       "lets go for long.\n");
+}
+
+static void demo_starve(void)
+{
+	struct starve *s = kzalloc(sizeof(*s));
+	struct task_struct *hog, *waiter;
+	long left;
+
+	if (!s) {
+		printk("demo: out of memory\n");
+		return;
+	}
+	mutex_init(&s->lock);
+	init_completion(&s->got_it);
+	hog = kthread_run(starve_hog, s, "demo-hog");
+	waiter = hog ? kthread_run(starve_waiter, s, "demo-waiter") : NULL;
+	left = waiter ? wait_for_completion_interruptible_timeout(&s->got_it,
+						STARVE_SECS * HZ) : -ENOMEM;
+	WRITE_ONCE(s->stop, true);
+	if (hog)
+		kthread_join(hog);
+	if (waiter)
+		kthread_join(waiter);
+	if (left == -ENOMEM)
+		printk("demo: out of memory\n");
+	else if (left >= 0)
+		starve_explain(s, left > 0);
+	kfree(s);
+}
+
+static void demo_usage(void)
+{
+	printk("usage: demo aa | abba | chain N (1..%d) | interrupt | starve "
+	       "| stop\n", CHAIN_MAX);
+}
+
+void shell_demo(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	unsigned long n;
+	char *end;
+
+	if (argc == 2 && !strcmp(what, "aa")) {
+		chain_start(1);
+	} else if (argc == 2 && !strcmp(what, "abba")) {
+		chain_start(2);
+	} else if (argc == 3 && !strcmp(what, "chain")) {
+		n = simple_strtoul(argv[2], &end, 10);
+		if (*end || n < 1 || n > CHAIN_MAX)
+			demo_usage();
+		else
+			chain_start(n);
+	} else if (argc == 2 && !strcmp(what, "interrupt")) {
+		demo_interrupt();
+	} else if (argc == 2 && !strcmp(what, "starve")) {
+		demo_starve();
+	} else if (argc == 2 && !strcmp(what, "stop")) {
+		demo_stop();
+	} else {
+		demo_usage();
+	}
+}
