@@ -192,6 +192,8 @@ static int run_tests(void)
 		return EXIT_ERROR;
 	}
 	failed = kunit_run_all(test_glob);
+	/* How full the lock-order validator's tables got (docs/lockdep.md) */
+	lockdep_print_stats();
 	printk("# mutexos: end of tests, status %d\n", failed ? 1 : 0);
 	return failed ? EXIT_TESTS_FAILED : EXIT_TESTS_PASSED;
 }

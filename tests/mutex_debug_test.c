@@ -92,7 +92,8 @@ static bool chain_start(struct kunit *test, struct chain *ch, int n,
 	ch->n = n;
 	ch->holding = 0;
 	for (int i = 0; i < n; i++) {
-		__mutex_init(&ch->locks[i], lock_names[i]);
+		/* A class per letter, for the lock-order validator's eyes */
+		__mutex_init(&ch->locks[i], lock_names[i], lock_names[i]);
 		ch->ct[i] = (struct cycle_task){
 			.first = &ch->locks[i],
 			.second = cycle || i + 1 < n ?
@@ -643,7 +644,7 @@ static void ABBA_member_signalled(struct kunit *test)
 	snap(&s);
 	ch->holding = 0;
 	for (int i = 0; i < 2; i++) {
-		__mutex_init(&ch->locks[i], lock_names[i]);
+		__mutex_init(&ch->locks[i], lock_names[i], lock_names[i]);
 		ct[i] = (struct cycle_task){
 			.first = &ch->locks[i],
 			.second = &ch->locks[1 - i],
