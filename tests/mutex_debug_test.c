@@ -371,6 +371,12 @@ static void unlock_unlocked(struct kunit *test)
 	struct snapshot s;
 	struct mutex m;
 
+	/*
+	 * This stack may have held another case's mutex at this very
+	 * address, its magic intact: mutex_init() would take it for a live
+	 * one, held by whoever its stale owner field names.
+	 */
+	memset(&m, 0, sizeof(m));
 	mutex_init(&m);
 	snap(&s);
 	mutex_unlock(&m);
