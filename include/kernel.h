@@ -40,7 +40,10 @@ int vprintk(const char *fmt, va_list args);
 #define EXIT_BENCH_DONE		5	/* bench=: measured, invariants held */
 #define EXIT_BENCH_FAILED	6	/* bench=: an invariant broke */
 
-/* "native", "dec", "xchg", "null" or "debug": the mutex build. */
+/*
+ * "native", "dec", "xchg", "null" or "debug": the mutex build;
+ * "debug+lockdep" with the lock-order validator.
+ */
 const char *mutex_build_name(void);
 
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);

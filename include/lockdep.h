@@ -83,7 +83,7 @@ extern unsigned long lockdep_reports[LOCKDEP_BUG_NR];
 extern bool lockdep_on;
 
 /* For the self-test: limits below the table sizes, and a fresh start. */
-extern unsigned int lockdep_max_classes, lockdep_max_deps, lockdep_max_depth;
+extern unsigned int lockdep_max_classes, lockdep_max_deps;
 void lockdep_reset_keys(const void *keys, size_t size);
 
 #else /* !CONFIG_PROVE_LOCKING */

@@ -35,12 +35,12 @@
 
 #define MAX_LOCKDEP_KEYS	256	/* lock classes */
 #define MAX_LOCKDEP_ENTRIES	1024	/* dependencies */
-#define CLASS_HASH_SIZE		128
+#define CLASS_HASH_BITS		7
+#define CLASS_HASH_SIZE		(1 << CLASS_HASH_BITS)
 
 /* The limits in force, at most the table sizes: a test lowers them. */
 unsigned int lockdep_max_classes = MAX_LOCKDEP_KEYS;
 unsigned int lockdep_max_deps = MAX_LOCKDEP_ENTRIES;
-unsigned int lockdep_max_depth = MAX_LOCK_DEPTH;
 
 /* What a class was seen doing, each remembered with where it was first. */
 enum lock_usage {
@@ -227,7 +227,8 @@ static unsigned int class_hash_of(const char *key, unsigned int subclass)
 {
 	u32 h = (u32)((unsigned long)key >> 2) + subclass;
 
-	return (h * 2654435761U) >> 25;		/* 7 bits: CLASS_HASH_SIZE */
+	/* Multiplicative hashing: the top bits of h times 2^32 / phi. */
+	return (h * 2654435761U) >> (32 - CLASS_HASH_BITS);
 }
 
 static struct lock_class *alloc_class(void)
@@ -684,7 +685,7 @@ static void validate(struct lockdep_task *lt, struct held_lock *next,
 static void depth_overflow(void)
 {
 	arch_spin_lock(&graph_lock);
-	report_limit("MAX_LOCK_DEPTH", lockdep_max_depth);
+	report_limit("MAX_LOCK_DEPTH", MAX_LOCK_DEPTH);
 	arch_spin_unlock(&graph_lock);
 }
 
@@ -704,7 +705,7 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		return;
 	flags = arch_local_irq_save();
 	lt = &task->lockdep;
-	if (lt->depth >= lockdep_max_depth) {
+	if (lt->depth >= MAX_LOCK_DEPTH) {
 		/* Not kept: its release finds nothing, with the checks off. */
 		depth_overflow();
 		goto out;
