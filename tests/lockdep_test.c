@@ -12,14 +12,16 @@
  * debug build's own checks, and nothing else. The suite prints the table.
  *
  * lockdep: what the table cannot show. An ABBA in two tasks that never
- * overlap (no deadlock happens, so the deadlock detector is silent), and
- * full tables switching the validator off.
+ * overlap (no deadlock happens, so the deadlock detector is silent), the
+ * classes of completions' wait locks, and full tables switching the
+ * validator off.
  */
 #include <kernel.h>
 #include <string.h>
 #include <irq.h>
 #include <mutex.h>
 #include <semaphore.h>
+#include <completion.h>
 #include <printk.h>
 #include "helpers.h"
 
@@ -594,6 +596,42 @@ static void abba_without_deadlock(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "*** DEADLOCK ***"));
 }
 
+/* ---- classes come from where a lock is initialised ---- */
+
+static void nest_wait_locks(struct completion *outer, struct completion *inner)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&outer->wait.lock, flags);
+	spin_lock(&inner->wait.lock);
+	spin_unlock(&inner->wait.lock);
+	spin_unlock_irqrestore(&outer->wait.lock, flags);
+}
+
+/*
+ * Completions initialised on two lines are two classes: their wait locks
+ * may nest. Two initialised on one line are one class: nesting them is
+ * the recursion the validator reports, by that line.
+ */
+static void completion_classes_by_init_site(struct kunit *test)
+{
+	unsigned long before[NR_COUNTS], want[NR_COUNTS] = { 0 };
+	unsigned long pos = printk_log_pos();
+	struct completion a, b, c[2];
+
+	init_completion(&a);
+	init_completion(&b);
+	for (int i = 0; i < 2; i++)
+		init_completion(&c[i]);
+	snap(before);
+	nest_wait_locks(&a, &b);
+	nest_wait_locks(&c[0], &c[1]);
+	want[C_LOCKDEP + LOCKDEP_BUG_RECURSIVE] = 1;
+	check_counts(test, "completion wait locks", before, want);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"{(&c[i])->wait.lock (tests/lockdep_test.c:"));
+}
+
 /* ---- full tables: a report, then the validator is off ---- */
 
 /* The limit was hit once; then everything works again after a reset. */
@@ -666,6 +704,7 @@ static void held_stack_full(struct kunit *test)
 
 static struct kunit_case lockdep_cases[] = {
 	KUNIT_CASE(abba_without_deadlock),
+	KUNIT_CASE(completion_classes_by_init_site),
 	KUNIT_CASE(class_table_full),
 	KUNIT_CASE(dependency_table_full),
 	KUNIT_CASE(held_stack_full),

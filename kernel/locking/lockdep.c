@@ -428,7 +428,8 @@ static void report_circular(struct lock_dep *dep, unsigned int n)
 	print_short(wanted);
 	printk(" already comes before ");
 	print_short(held);
-	printk(". The cycle, each link with where its two locks were taken:\n\n");
+	printk(", so this closes a cycle. Its links, each with\n"
+	       "where its two locks were taken:\n\n");
 	chain[n] = dep;
 	print_chain(chain, n + 1, dep);
 
@@ -547,8 +548,9 @@ static void report_inconsistent(struct lock_class *class, unsigned long ip)
 	       (void *)class->usage_ip[USED_IN_IRQ]);
 	printk("  with interrupts on at: %pS\n",
 	       (void *)class->usage_ip[HELD_IRQS_ON]);
+	printk("(seen just now by ");
 	print_task();
-	printk("saw the second at %pS\n", (void *)ip);
+	printk("at %pS)\n", (void *)ip);
 
 	scenario_head(false);
 	scenario_line(0, "lock(", class, ");");
