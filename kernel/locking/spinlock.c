@@ -58,6 +58,8 @@ static void spin_set_owner(spinlock_t *lock, unsigned long ip)
 	lock->taken_at = ip;
 }
 
+#ifdef CONFIG_SMP
+/* Only another CPU can hold a lock this long: a UP kernel never spins. */
 static void spin_lockup(spinlock_t *lock)
 {
 	int cpu = READ_ONCE(lock->owner_cpu);
@@ -67,6 +69,7 @@ static void spin_lockup(spinlock_t *lock)
 	if (cpu >= 0 && cpu != (int)smp_processor_id())
 		arch_send_ipi(cpu, IPI_BACKTRACE);
 }
+#endif
 
 static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 {
