@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lock-order validator (CONFIG_PROVE_LOCKING), the idea of Linux
- * 2.6.17's lockdep in a small form. docs/lockdep.md explains it and shows
- * its reports.
+ * The lock-order validator (CONFIG_PROVE_LOCKING): the idea of Linux's
+ * lockdep, which followed the mutex in 2006, in a small form.
+ * docs/lockdep.md explains it and shows its reports.
  *
  * A deadlock needs a cycle: one task holds A and waits for B while another
  * holds B and waits for A. It happens only when the timing is unlucky, but
@@ -403,8 +403,9 @@ static void report_limit(const char *what, unsigned int limit)
 	WRITE_ONCE(lockdep_on, false);
 	lockdep_reports[LOCKDEP_BUG_LIMIT]++;
 	report_mark_start();
-	printk("BUG: %s too low! (%u)\n", what, limit);
-	printk("turning off the locking correctness validator.\n");
+	printk("BUG: %s too low!\n", what);
+	printk("all %u in use: turning off the locking correctness validator.\n",
+	       limit);
 	dump_stack();
 	report_mark_end();
 }
@@ -428,8 +429,8 @@ static void report_circular(struct lock_dep *dep, unsigned int n)
 	print_short(wanted);
 	printk(" already comes before ");
 	print_short(held);
-	printk(", so this closes a cycle. Its links, each with\n"
-	       "where its two locks were taken:\n\n");
+	printk(": this closes a cycle.\n"
+	       "Its links, each with where its two locks were taken:\n\n");
 	chain[n] = dep;
 	print_chain(chain, n + 1, dep);
 
