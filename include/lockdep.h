@@ -34,7 +34,8 @@ struct lockdep_map {
  * line, so the string's address stands for one place in the source, and
  * its text names the class in reports.
  */
-#define LOCKDEP_KEY(name)	#name " (" __FILE__ ":" __stringify(__LINE__) ")"
+#define LOCKDEP_KEY(name) \
+	#name " (" __FILE__ ":" __stringify(__LINE__) ")"
 #define __DEP_MAP_INIT(name)	.dep_map = { .key = LOCKDEP_KEY(name) },
 
 /*
@@ -67,7 +68,7 @@ void lockdep_print_stats(void);
 
 /* The kinds of report, for the tests (lockdep_reports[kind]). */
 enum lockdep_bug {
-	LOCKDEP_BUG_CIRCULAR,		/* a new dependency closes a cycle */
+	LOCKDEP_BUG_CIRCULAR,		/* a new edge closes a cycle */
 	LOCKDEP_BUG_RECURSIVE,		/* a class taken inside itself */
 	LOCKDEP_BUG_INCONSISTENT,	/* in hardirq, and with irqs on */
 	LOCKDEP_BUG_IRQ_INVERSION,	/* irq-safe before irq-unsafe */

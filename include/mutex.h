@@ -54,7 +54,8 @@ struct mutex_waiter {
 #include <mutex-debug.h>
 #else
 #define __DEBUG_MUTEX_INITIALIZER(lockname)
-#define mutex_init(mutex)		__mutex_init(mutex, NULL, LOCKDEP_KEY(mutex))
+#define mutex_init(mutex) \
+	__mutex_init(mutex, NULL, LOCKDEP_KEY(mutex))
 #define mutex_destroy(mutex)		do { (void)(mutex); } while (0)
 #define mutex_debug_show_all_locks()	do { } while (0)
 #define mutex_debug_show_held_locks(p)	do { (void)(p); } while (0)

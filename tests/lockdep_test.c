@@ -232,7 +232,7 @@ struct scenario {
 	void (*run)(struct cell *c);
 	unsigned int kinds;	/* a bit per kind it applies to */
 	const char *pairs;	/* run_pairs: "ABBA" is A then B, B then A */
-	int expect;		/* run_pairs: the validator's report, or NONE */
+	int expect;		/* run_pairs: the report expected, or NONE */
 };
 
 /*
@@ -435,7 +435,8 @@ static const struct scenario scenarios[] = {
 	{ "ABBCCDDA", run_pairs, ALL_KINDS, "ABBCCDDA", LOCKDEP_BUG_CIRCULAR },
 	{ "ABCDBDDA", run_pairs, ALL_KINDS, "ABCDBDDA", LOCKDEP_BUG_CIRCULAR },
 	{ "ABCDBCDA", run_pairs, ALL_KINDS, "ABCDBCDA", LOCKDEP_BUG_CIRCULAR },
-	{ "ABBA_twice", run_pairs, ALL_KINDS, "ABBAABBA", LOCKDEP_BUG_CIRCULAR },
+	{ "ABBA_twice", run_pairs, ALL_KINDS, "ABBAABBA",
+	  LOCKDEP_BUG_CIRCULAR },
 	{ "ABCDE_no_cycle", run_pairs, ALL_KINDS, "ABBCCDDEAE", NONE },
 	{ "ABBA_trylock", run_trylock, ALL_KINDS },
 	{ "double_unlock", run_double_unlock, ONE_KIND_EACH },
@@ -497,8 +498,11 @@ static void print_table(struct kunit_suite *suite)
 	printk("\n");
 	for (size_t r = 0; r < ARRAY_SIZE(scenarios); r++) {
 		printk("    # %-20s", scenarios[r].name);
-		for (int k = 0; k < NR_KINDS; k++)
-			printk(" %7s", cell_result[r][k] ? cell_result[r][k] : "");
+		for (int k = 0; k < NR_KINDS; k++) {
+			const char *result = cell_result[r][k];
+
+			printk(" %7s", result ? result : "");
+		}
 		printk("\n");
 	}
 	/* What is left in the graph is the kernel's own. */

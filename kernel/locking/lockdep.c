@@ -54,7 +54,7 @@ struct lock_dep;
 struct lock_class {
 	const char *key;		/* and name; NULL: a free slot */
 	unsigned int subclass;
-	struct lock_class *hash_next;	/* in its hash chain, or free list */
+	struct lock_class *hash_next;	/* its hash chain, or free list */
 	struct lock_dep *after;		/* edges this -> other */
 	struct lock_dep *before;	/* edges other -> this */
 	unsigned int usage;		/* 1 << enum lock_usage */
@@ -90,7 +90,8 @@ unsigned long lockdep_reports[LOCKDEP_BUG_NR];
 const char *const lockdep_bug_title[LOCKDEP_BUG_NR] = {
 	[LOCKDEP_BUG_CIRCULAR] =
 		"WARNING: possible circular locking dependency detected",
-	[LOCKDEP_BUG_RECURSIVE] = "WARNING: possible recursive locking detected",
+	[LOCKDEP_BUG_RECURSIVE] =
+		"WARNING: possible recursive locking detected",
 	[LOCKDEP_BUG_INCONSISTENT] = "WARNING: inconsistent lock state",
 	[LOCKDEP_BUG_IRQ_INVERSION] =
 		"WARNING: possible irq lock inversion dependency detected",
@@ -277,8 +278,11 @@ static struct lock_class *map_class(struct lockdep_map *map,
 		return class;
 	arch_spin_lock(&graph_lock);
 	class = lockdep_on ? lookup_class(map->key, subclass) : NULL;
-	if (!subclass)
+	if (!subclass) {
+		/* Read without the lock: the class is complete first. */
+		smp_wmb();
 		WRITE_ONCE(map->class, class);
+	}
 	arch_spin_unlock(&graph_lock);
 	return class;
 }
@@ -332,6 +336,17 @@ static bool is_irq_unsafe(struct lock_class *class, const void *unused)
 	return class->usage & (1U << HELD_IRQS_ON);
 }
 
+/* The edges of a class, out of it (forward) or into it. */
+static struct lock_dep *first_edge(struct lock_class *class, bool forward)
+{
+	return forward ? class->after : class->before;
+}
+
+static struct lock_dep *next_edge(struct lock_dep *dep, bool forward)
+{
+	return forward ? dep->next_after : dep->next_before;
+}
+
 /* One class per slot at most, so the queue never overflows. */
 static struct lock_class *search_queue[MAX_LOCKDEP_KEYS];
 static unsigned int search_gen;
@@ -356,8 +371,8 @@ static struct lock_class *search(struct lock_class *start, bool forward,
 
 		if (match(class, arg))
 			return class;
-		dep = forward ? class->after : class->before;
-		for (; dep; dep = forward ? dep->next_after : dep->next_before) {
+		for (dep = first_edge(class, forward); dep;
+		     dep = next_edge(dep, forward)) {
 			struct lock_class *next = forward ? dep->to : dep->from;
 
 			if (next->search_gen == search_gen)
@@ -404,8 +419,8 @@ static void report_limit(const char *what, unsigned int limit)
 	lockdep_reports[LOCKDEP_BUG_LIMIT]++;
 	report_mark_start();
 	printk("BUG: %s too low!\n", what);
-	printk("all %u in use: turning off the locking correctness validator.\n",
-	       limit);
+	printk("all %u in use: "
+	       "turning off the locking correctness validator.\n", limit);
 	dump_stack();
 	report_mark_end();
 }
@@ -611,9 +626,9 @@ static void report_recursion(struct held_lock *prev, struct held_lock *next)
 	       (void *)next->ip);
 	print_class(prev->class);
 	printk(" taken at %pS\n", (void *)prev->ip);
-	printk("If these are two locks that always nest in one order (a parent,\n"
-	       "then its child), say so: mutex_lock_nested() or\n"
-	       "spin_lock_nested() with a subclass.\n");
+	printk("If these are two locks that always nest in one order\n"
+	       "(a parent, then its child), say so: mutex_lock_nested()\n"
+	       "or spin_lock_nested() with a subclass.\n");
 
 	scenario_head(false);
 	scenario_line(0, "lock(", prev->class, ");");
@@ -832,7 +847,8 @@ static void drop_edges(struct lock_dep **list, bool after, const char *start,
 	while (*list) {
 		struct lock_dep *dep = *list;
 
-		if (key_in(dep->from, start, size) || key_in(dep->to, start, size))
+		if (key_in(dep->from, start, size) ||
+		    key_in(dep->to, start, size))
 			*list = after ? dep->next_after : dep->next_before;
 		else
 			list = after ? &dep->next_after : &dep->next_before;

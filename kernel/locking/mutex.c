@@ -224,7 +224,8 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 
 	if (!debug_mutex_enter(lock, false))
 		return 0;
-	taken = __mutex_fastpath_trylock(&lock->count, __mutex_trylock_slowpath);
+	taken = __mutex_fastpath_trylock(&lock->count,
+					 __mutex_trylock_slowpath);
 	/* Only a lock it got: a trylock never waits, so orders nothing. */
 	if (taken)
 		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
