@@ -21,7 +21,10 @@ struct completion {
 #define DECLARE_COMPLETION(work) \
 	struct completion work = COMPLETION_INITIALIZER(work)
 
-void init_completion(struct completion *x);
+void __init_completion(struct completion *x, const char *key);
+/* The wait lock's class is the place that initialises the completion. */
+#define init_completion(x) \
+	__init_completion(x, LOCKDEP_KEY((x)->wait.lock))
 void reinit_completion(struct completion *x);
 void wait_for_completion(struct completion *x);
 int wait_for_completion_interruptible(struct completion *x);

@@ -41,7 +41,10 @@ int vprintk(const char *fmt, va_list args);
 #define EXIT_BENCH_FAILED	6	/* bench=: an invariant broke */
 #define EXIT_HALTED		7	/* the console's halt command */
 
-/* "native", "dec", "xchg", "null" or "debug": the mutex build. */
+/*
+ * "native", "dec", "xchg", "null" or "debug": the mutex build;
+ * "debug+lockdep" with the lock-order validator.
+ */
 const char *mutex_build_name(void);
 
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);

@@ -12,12 +12,13 @@ struct mutex;
 struct task_struct;
 
 #define __DEBUG_MUTEX_INITIALIZER(lockname)				\
-	, .name = #lockname, .magic = &lockname,			\
-	.held_list = LIST_HEAD_INIT(lockname.held_list)
+	.name = #lockname, .magic = &lockname,				\
+	.held_list = LIST_HEAD_INIT(lockname.held_list),
 
 /* A mutex set up by mutex_init() is named after where that happened. */
 #define mutex_init(mutex)						\
-	__mutex_init(mutex, __FILE__ ":" __stringify(__LINE__))
+	__mutex_init(mutex, __FILE__ ":" __stringify(__LINE__),		\
+		     LOCKDEP_KEY(mutex))
 
 void mutex_destroy(struct mutex *lock);
 void mutex_debug_show_all_locks(void);

@@ -33,6 +33,9 @@ struct mutex {
 	const char *name;
 	void *magic;			/* == the mutex's own address */
 #endif
+#ifdef CONFIG_PROVE_LOCKING
+	struct lockdep_map dep_map;
+#endif
 };
 
 /* One per sleeping task, on that task's stack. */
@@ -51,7 +54,8 @@ struct mutex_waiter {
 #include <mutex-debug.h>
 #else
 #define __DEBUG_MUTEX_INITIALIZER(lockname)
-#define mutex_init(mutex)		__mutex_init(mutex, NULL)
+#define mutex_init(mutex) \
+	__mutex_init(mutex, NULL, LOCKDEP_KEY(mutex))
 #define mutex_destroy(mutex)		do { (void)(mutex); } while (0)
 /* Only the debug build knows owners: say so rather than print nothing. */
 #define mutex_debug_show_all_locks() \
@@ -67,13 +71,15 @@ struct mutex_waiter {
 #define __MUTEX_INITIALIZER(lockname) {					\
 	.count = ATOMIC_INIT(1),					\
 	.wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock),		\
-	.wait_list = LIST_HEAD_INIT(lockname.wait_list)			\
+	.wait_list = LIST_HEAD_INIT(lockname.wait_list),		\
+	__DEP_MAP_INIT(lockname)					\
 	__DEBUG_MUTEX_INITIALIZER(lockname) }
 
 #define DEFINE_MUTEX(mutexname) \
 	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
 
-void __mutex_init(struct mutex *lock, const char *name);
+/* key: the lock-order validator's class (LOCKDEP_KEY), NULL without it */
+void __mutex_init(struct mutex *lock, const char *name, const char *key);
 
 /* 1 if locked, 0 if unlocked. */
 static inline int mutex_is_locked(struct mutex *lock)
@@ -86,5 +92,15 @@ int fastcall mutex_lock_interruptible(struct mutex *lock);
 /* 1 on success, 0 if contended: the opposite of down_trylock()! */
 int fastcall mutex_trylock(struct mutex *lock);
 void fastcall mutex_unlock(struct mutex *lock);
+
+#ifdef CONFIG_PROVE_LOCKING
+/*
+ * mutex_lock() of a mutex whose class the task already holds, as
+ * subclass n: for two locks of one class that nest in a fixed order.
+ */
+void fastcall mutex_lock_nested(struct mutex *lock, unsigned int subclass);
+#else
+#define mutex_lock_nested(lock, subclass)	mutex_lock(lock)
+#endif
 
 #endif

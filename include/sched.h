@@ -78,6 +78,9 @@ struct task_struct {
 	struct list_head held_locks;	/* mutexes it holds */
 	unsigned long mutex_caller;	/* who called the mutex API */
 #endif
+#ifdef CONFIG_PROVE_LOCKING
+	struct lockdep_task lockdep;	/* the locks it holds, in order */
+#endif
 };
 
 extern struct task_struct init_task;

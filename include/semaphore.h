@@ -28,18 +28,35 @@ struct semaphore {
 	atomic_t count;
 	int sleepers;
 	wait_queue_head_t wait;
+#ifdef CONFIG_PROVE_LOCKING
+	/*
+	 * Only a semaphore that starts with one unit is a lock, with an
+	 * owner and a place in the lock order; the others count or signal,
+	 * and the lock-order validator leaves them alone (key NULL).
+	 */
+	struct lockdep_map dep_map;
+#endif
 };
+
+#ifdef CONFIG_PROVE_LOCKING
+#define __SEM_DEP_MAP_INIT(name, n) \
+	.dep_map = { .key = (n) == 1 ? LOCKDEP_KEY(name) : NULL },
+#else
+#define __SEM_DEP_MAP_INIT(name, n)
+#endif
 
 #define __SEMAPHORE_INITIALIZER(name, n) {				\
 	.count = ATOMIC_INIT(n),					\
 	.sleepers = 0,							\
-	.wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait) }
+	.wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait),		\
+	__SEM_DEP_MAP_INIT(name, n) }
 
 /* A semaphore with one unit, as Linux's DEFINE_SEMAPHORE. */
 #define DEFINE_SEMAPHORE(name) \
 	struct semaphore name = __SEMAPHORE_INITIALIZER(name, 1)
 
-void sema_init(struct semaphore *sem, int val);
+void __sema_init(struct semaphore *sem, int val, const char *key);
+#define sema_init(sem, val)	__sema_init(sem, val, LOCKDEP_KEY(sem))
 void down(struct semaphore *sem);
 int down_interruptible(struct semaphore *sem);
 /* 0 on success, 1 if it would sleep: the opposite of mutex_trylock()! */

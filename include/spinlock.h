@@ -14,6 +14,7 @@
 #include <irqflags.h>
 #include <asm/barrier.h>
 #include <asm/spinlock.h>
+#include <lockdep.h>
 
 struct task_struct;
 
@@ -27,6 +28,9 @@ typedef struct spinlock {
 	struct task_struct *owner;
 	const char *name;
 	unsigned long taken_at;
+#endif
+#ifdef CONFIG_PROVE_LOCKING
+	struct lockdep_map dep_map;
 #endif
 } spinlock_t;
 
@@ -44,11 +48,12 @@ typedef struct spinlock {
 #define __SPIN_DEBUG_INIT(n)
 #endif
 
-#define __SPIN_LOCK_UNLOCKED(n)	(spinlock_t){ __RAW_INIT __SPIN_DEBUG_INIT(n) }
+#define __SPIN_LOCK_UNLOCKED(n)	\
+	(spinlock_t){ __RAW_INIT __SPIN_DEBUG_INIT(n) __DEP_MAP_INIT(n) }
 #define DEFINE_SPINLOCK(n)	spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
-void __spin_lock_init(spinlock_t *lock, const char *name);
-#define spin_lock_init(l)	__spin_lock_init(l, #l)
+void __spin_lock_init(spinlock_t *lock, const char *name, const char *key);
+#define spin_lock_init(l)	__spin_lock_init(l, #l, LOCKDEP_KEY(l))
 
 void _spin_lock(spinlock_t *lock);
 int _spin_trylock(spinlock_t *lock);
@@ -56,6 +61,17 @@ void _spin_unlock(spinlock_t *lock);
 int spin_is_locked(spinlock_t *lock);
 
 #define spin_lock(l)		_spin_lock(l)
+#ifdef CONFIG_PROVE_LOCKING
+/*
+ * Takes a lock of a class that the task already holds, as subclass n: say
+ * so when two locks of one class nest in a fixed order (a parent, then its
+ * child), or the validator reports recursion.
+ */
+void _spin_lock_nested(spinlock_t *lock, unsigned int subclass);
+#define spin_lock_nested(l, n)	_spin_lock_nested(l, n)
+#else
+#define spin_lock_nested(l, n)	_spin_lock(l)
+#endif
 #define spin_trylock(l)		_spin_trylock(l)
 #define spin_unlock(l)		_spin_unlock(l)
 

@@ -35,7 +35,10 @@ typedef struct wait_queue_head {
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	wait_queue_head_t name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 
-void init_waitqueue_head(wait_queue_head_t *wq);
+void __init_waitqueue_head(wait_queue_head_t *wq, const char *key);
+/* Each place that calls it gives its queues' locks a class of their own. */
+#define init_waitqueue_head(wq) \
+	__init_waitqueue_head(wq, LOCKDEP_KEY((wq)->lock))
 int default_wake_function(struct wait_queue_entry *wq, unsigned int mode);
 int autoremove_wake_function(struct wait_queue_entry *wq, unsigned int mode);
 

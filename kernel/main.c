@@ -162,7 +162,9 @@ static void parse_command_line(void)
 
 const char *mutex_build_name(void)
 {
-#if defined(CONFIG_DEBUG_MUTEXES)
+#if defined(CONFIG_PROVE_LOCKING)
+	return "debug+lockdep";
+#elif defined(CONFIG_DEBUG_MUTEXES)
 	return "debug";
 #elif defined(CONFIG_MUTEX_NULL)
 	return "null";

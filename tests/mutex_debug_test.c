@@ -92,7 +92,8 @@ static bool chain_start(struct kunit *test, struct chain *ch, int n,
 	ch->n = n;
 	ch->holding = 0;
 	for (int i = 0; i < n; i++) {
-		__mutex_init(&ch->locks[i], lock_names[i]);
+		/* A class per letter, for the lock-order validator's eyes */
+		__mutex_init(&ch->locks[i], lock_names[i], lock_names[i]);
 		ch->ct[i] = (struct cycle_task){
 			.first = &ch->locks[i],
 			.second = cycle || i + 1 < n ?
@@ -370,6 +371,12 @@ static void unlock_unlocked(struct kunit *test)
 	struct snapshot s;
 	struct mutex m;
 
+	/*
+	 * This stack may have held another case's mutex at this very
+	 * address, its magic intact: mutex_init() would take it for a live
+	 * one, held by whoever its stale owner field names.
+	 */
+	memset(&m, 0, sizeof(m));
 	mutex_init(&m);
 	snap(&s);
 	mutex_unlock(&m);
@@ -643,7 +650,7 @@ static void ABBA_member_signalled(struct kunit *test)
 	snap(&s);
 	ch->holding = 0;
 	for (int i = 0; i < 2; i++) {
-		__mutex_init(&ch->locks[i], lock_names[i]);
+		__mutex_init(&ch->locks[i], lock_names[i], lock_names[i]);
 		ct[i] = (struct cycle_task){
 			.first = &ch->locks[i],
 			.second = &ch->locks[1 - i],

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <kthread.h>
 #include <mutex.h>
+#include <lockdep.h>
 #include <mm.h>
 #include <time.h>
 #include <timer.h>
@@ -34,6 +35,19 @@
  * takes longer. */
 #define SETUP_SECS	30
 #define STARVE_SECS	3
+
+/*
+ * Each link is a class of its own for the lock-order validator, so that
+ * a chain is reported as the cycle it is, not as recursion in one class.
+ */
+static const char *const link_keys[CHAIN_MAX] = {
+	LOCKDEP_KEY(demo.A), LOCKDEP_KEY(demo.B), LOCKDEP_KEY(demo.C),
+	LOCKDEP_KEY(demo.D), LOCKDEP_KEY(demo.E), LOCKDEP_KEY(demo.F),
+	LOCKDEP_KEY(demo.G), LOCKDEP_KEY(demo.H), LOCKDEP_KEY(demo.I),
+	LOCKDEP_KEY(demo.J), LOCKDEP_KEY(demo.K), LOCKDEP_KEY(demo.L),
+	LOCKDEP_KEY(demo.M), LOCKDEP_KEY(demo.N), LOCKDEP_KEY(demo.O),
+	LOCKDEP_KEY(demo.P),
+};
 
 static const char *const link_names[CHAIN_MAX] = {
 	"demo.A", "demo.B", "demo.C", "demo.D", "demo.E", "demo.F",
@@ -133,7 +147,7 @@ static bool chain_spawn(struct chain *c)
 
 		l->chain = c;
 		l->index = i;
-		__mutex_init(&l->lock, link_names[i]);
+		__mutex_init(&l->lock, link_names[i], link_keys[i]);
 		init_completion(&l->go);
 	}
 	for (int i = 0; i < c->n; i++) {

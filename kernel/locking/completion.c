@@ -7,10 +7,10 @@
 #include <sched.h>
 #include <completion.h>
 
-void init_completion(struct completion *x)
+void __init_completion(struct completion *x, const char *key)
 {
 	x->done = 0;
-	init_waitqueue_head(&x->wait);
+	__init_waitqueue_head(&x->wait, key);
 }
 
 void reinit_completion(struct completion *x)

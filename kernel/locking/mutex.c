@@ -27,15 +27,20 @@
 
 #include "mutex-debug-hooks.h"
 
-void __mutex_init(struct mutex *lock, const char *name)
+void __mutex_init(struct mutex *lock, const char *name, const char *key)
 {
 	/* Debug build: a live mutex is redone under its lock, or refused. */
-	if (debug_mutex_reinit(lock, name, _RET_IP_))
-		return;
-	atomic_set(&lock->count, 1);
-	spin_lock_init(&lock->wait_lock);
-	INIT_LIST_HEAD(&lock->wait_list);
-	debug_mutex_init(lock, name);
+	if (!debug_mutex_reinit(lock, name, _RET_IP_)) {
+		atomic_set(&lock->count, 1);
+		spin_lock_init(&lock->wait_lock);
+		INIT_LIST_HEAD(&lock->wait_list);
+		debug_mutex_init(lock, name);
+	}
+	/*
+	 * The class follows the latest initialisation even of a refused
+	 * one: releases find a held lock by its address, not its class.
+	 */
+	lockdep_init_map(&lock->dep_map, key);
 }
 
 static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
@@ -175,8 +180,20 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 {
 	if (!debug_mutex_enter(lock, true))
 		return;
+	/* Before it may block: the validator speaks before a deadlock. */
+	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
 }
+
+#ifdef CONFIG_PROVE_LOCKING
+void fastcall mutex_lock_nested(struct mutex *lock, unsigned int subclass)
+{
+	if (!debug_mutex_enter(lock, true))
+		return;
+	lock_acquire(&lock->dep_map, subclass, false, _RET_IP_);
+	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+}
+#endif
 
 /**
  * mutex_lock_interruptible - as mutex_lock(), but a signal ends the wait
@@ -184,10 +201,16 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
  */
 __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 {
+	int ret;
+
 	if (!debug_mutex_enter(lock, true))
 		return -EINTR;
-	return __mutex_fastpath_lock_retval(&lock->count,
-					    __mutex_lock_interruptible_slowpath);
+	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
+	ret = __mutex_fastpath_lock_retval(&lock->count,
+					   __mutex_lock_interruptible_slowpath);
+	if (ret)
+		lock_release(&lock->dep_map, _RET_IP_);
+	return ret;
 }
 
 /**
@@ -197,9 +220,16 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
  */
 __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 {
+	int taken;
+
 	if (!debug_mutex_enter(lock, false))
 		return 0;
-	return __mutex_fastpath_trylock(&lock->count, __mutex_trylock_slowpath);
+	taken = __mutex_fastpath_trylock(&lock->count,
+					 __mutex_trylock_slowpath);
+	/* Only a lock it got: a trylock never waits, so orders nothing. */
+	if (taken)
+		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
+	return taken;
 }
 
 /**
@@ -210,5 +240,6 @@ __mutex_entry void fastcall mutex_unlock(struct mutex *lock)
 {
 	if (!debug_mutex_enter(lock, false))
 		return;
+	lock_release(&lock->dep_map, _RET_IP_);
 	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
 }

@@ -2,17 +2,23 @@
 /*
  * The legacy counting semaphore, the algorithm of Linux 2.6.15 on x86,
  * kept as the baseline that the mutex is measured against. The algorithm
- * is explained in include/semaphore.h. Deliberately not tuned.
+ * is explained in include/semaphore.h. Deliberately not tuned. A
+ * semaphore of one unit is a lock for the lock-order validator: down()
+ * takes it, up() releases it, both by the same task.
  */
 #include <kernel.h>
 #include <sched.h>
 #include <semaphore.h>
 
-void sema_init(struct semaphore *sem, int val)
+/* The validator refuses to re-initialise a semaphore its caller holds. */
+void __sema_init(struct semaphore *sem, int val, const char *key)
 {
+	if (!lockdep_may_reinit(&sem->dep_map, _RET_IP_))
+		return;
 	atomic_set(&sem->count, val);
 	sem->sleepers = 0;
 	init_waitqueue_head(&sem->wait);
+	lockdep_init_map(&sem->dep_map, val == 1 ? key : NULL);
 }
 
 /*
@@ -67,16 +73,22 @@ static noinline int __down_common(struct semaphore *sem, int state)
 void down(struct semaphore *sem)
 {
 	might_sleep();
+	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
 	if (atomic_dec_return(&sem->count) < 0)
 		__down_common(sem, TASK_UNINTERRUPTIBLE);
 }
 
 int down_interruptible(struct semaphore *sem)
 {
+	int ret = 0;
+
 	might_sleep();
+	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
 	if (atomic_dec_return(&sem->count) < 0)
-		return __down_common(sem, TASK_INTERRUPTIBLE);
-	return 0;
+		ret = __down_common(sem, TASK_INTERRUPTIBLE);
+	if (ret)
+		lock_release(&sem->dep_map, _RET_IP_);
+	return ret;
 }
 
 /*
@@ -102,11 +114,13 @@ int down_trylock(struct semaphore *sem)
 {
 	if (atomic_dec_return(&sem->count) < 0)
 		return __down_trylock(sem);
+	lock_acquire(&sem->dep_map, 0, true, _RET_IP_);
 	return 0;
 }
 
 void up(struct semaphore *sem)
 {
+	lock_release(&sem->dep_map, _RET_IP_);
 	if (atomic_inc_return(&sem->count) <= 0)
 		wake_up(&sem->wait);
 }

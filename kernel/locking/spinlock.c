@@ -5,7 +5,9 @@
  * instead of hanging or corrupting: recursion on the same CPU, unlocking a
  * lock that is not held or is held by another CPU, a lock that was never
  * initialised, and a lockup (spinning far longer than any sane hold time),
- * with the owner CPU's backtrace as well as ours.
+ * with the owner CPU's backtrace as well as ours. With
+ * CONFIG_PROVE_LOCKING every acquisition and release also goes to the
+ * lock-order validator (kernel/locking/lockdep.c).
  */
 #include <kernel.h>
 #include <spinlock.h>
@@ -56,6 +58,8 @@ static void spin_set_owner(spinlock_t *lock, unsigned long ip)
 	lock->taken_at = ip;
 }
 
+#ifdef CONFIG_SMP
+/* Only another CPU can hold a lock this long: a UP kernel never spins. */
 static void spin_lockup(spinlock_t *lock)
 {
 	int cpu = READ_ONCE(lock->owner_cpu);
@@ -65,6 +69,7 @@ static void spin_lockup(spinlock_t *lock)
 	if (cpu >= 0 && cpu != (int)smp_processor_id())
 		arch_send_ipi(cpu, IPI_BACKTRACE);
 }
+#endif
 
 static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 {
@@ -85,13 +90,18 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 	spin_set_owner(lock, ip);
 }
 
-void __spin_lock_init(spinlock_t *lock, const char *name)
+/* The validator refuses to re-initialise a lock its caller holds. */
+void __spin_lock_init(spinlock_t *lock, const char *name, const char *key)
 {
+	if (!lockdep_may_reinit(&lock->dep_map, _RET_IP_))
+		return;
 	*lock = __SPIN_LOCK_UNLOCKED(lock);
 	lock->name = name;
+	lockdep_init_map(&lock->dep_map, key);
 }
 
-void _spin_lock(spinlock_t *lock)
+static void __spin_lock(spinlock_t *lock, unsigned int subclass,
+			unsigned long ip)
 {
 	preempt_disable();
 	if (!spin_check_magic(lock))
@@ -104,13 +114,28 @@ void _spin_lock(spinlock_t *lock)
 		preempt_enable_no_resched();
 		return;
 	}
-	debug_spin_lock(lock, _RET_IP_);
+	/* Before spinning: a deadlock is reported before it happens. */
+	lock_acquire(&lock->dep_map, subclass, false, ip);
+	debug_spin_lock(lock, ip);
 }
+
+void _spin_lock(spinlock_t *lock)
+{
+	__spin_lock(lock, 0, _RET_IP_);
+}
+
+#ifdef CONFIG_PROVE_LOCKING
+void _spin_lock_nested(spinlock_t *lock, unsigned int subclass)
+{
+	__spin_lock(lock, subclass, _RET_IP_);
+}
+#endif
 
 void _spin_unlock(spinlock_t *lock)
 {
 	if (!spin_check_magic(lock))
 		goto out;
+	lock_release(&lock->dep_map, _RET_IP_);
 	if (unlikely(lock->owner_cpu < 0)) {
 		/* Nobody took it, so nobody disabled preemption for it. */
 		spin_debug_stats.bad_unlock++;
@@ -141,7 +166,7 @@ int spin_is_locked(spinlock_t *lock)
 
 #define spin_set_owner(lock, ip)	do { } while (0)
 
-void __spin_lock_init(spinlock_t *lock, const char *name)
+void __spin_lock_init(spinlock_t *lock, const char *name, const char *key)
 {
 	*lock = __SPIN_LOCK_UNLOCKED(lock);
 }
@@ -184,5 +209,6 @@ int _spin_trylock(spinlock_t *lock)
 	}
 #endif
 	spin_set_owner(lock, _RET_IP_);
+	lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
 	return 1;
 }

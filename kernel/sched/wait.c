@@ -4,9 +4,9 @@
 #include <sched.h>
 #include <wait.h>
 
-void init_waitqueue_head(wait_queue_head_t *wq)
+void __init_waitqueue_head(wait_queue_head_t *wq, const char *key)
 {
-	spin_lock_init(&wq->lock);
+	__spin_lock_init(&wq->lock, "&wq->lock", key);
 	INIT_LIST_HEAD(&wq->head);
 }
 

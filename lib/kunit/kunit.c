@@ -16,6 +16,7 @@
 #include <completion.h>
 #include <time.h>
 #include <mm.h>
+#include <lockdep.h>
 #include <kunit/test.h>
 
 extern struct kunit_suite *__kunit_suites_start[], *__kunit_suites_end[];
@@ -393,6 +394,8 @@ int kunit_run_tests(const char *glob)
 		return EXIT_ERROR;
 	}
 	failed = kunit_run_all(glob);
+	/* How full the lock-order validator's tables got (docs/lockdep.md) */
+	lockdep_print_stats();
 	if (signal_pending(current)) {
 		printk("# mutexos: tests interrupted\n");
 		return EXIT_TESTS_FAILED;

@@ -17,6 +17,9 @@ means all of its values (see scripts/test.mk for the history):
     boots to its console instead;
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
     arch and the native build are selected and no CPU count was given;
+  - each selected arch boots the lock-order validator's build (debug with
+    CONFIG_PROVE_LOCKING=y) once, at its largest ARCH_TEST_CPUS count,
+    when the debug build is selected and no CPU count was given;
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check,
     the verdict check, the GRUB check and the SD card check of each arch
@@ -41,6 +44,8 @@ CONSOLE_CPUS = 2
 PLAIN_CONSOLE_BUILD = BuildConfig("i386", "native")
 # Through the firmware stand-in, the suites that the way in can break.
 FIRMWARE_APPEND = "test=smp*,kernel*,timer*,mutex.*"
+# The lock-order validator rides on the debug build (docs/lockdep.md).
+PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 TORTURE_TIMEOUT = 3600
 
@@ -99,6 +104,7 @@ def test_plan(arches, sel, timeout=1200):
             _add_raw_boots(plan, arch, sel, timeout)
         if "debug" in mutexes and sel.cpus is None:
             _add_console_check(plan, arch, BuildConfig(name, "debug"), "debug", timeout)
+            _add_prove_locking(plan, arch, timeout)
     if UP_BUILD.arch in names and "native" in mutexes and sel.cpus is None \
             and UP_BUILD.arch in arches:
         plan.add_build(UP_BUILD)
@@ -111,6 +117,15 @@ def test_plan(arches, sel, timeout=1200):
     if sel.nothing_given():
         _add_checks(plan, arches, names)
     return plan
+
+
+def _add_prove_locking(plan, arch, timeout):
+    """One boot of the whole suite under the lock-order validator."""
+    cfg = BuildConfig(arch.name, "debug", PROVE_LOCKING)
+    cpus = max(arch.test_cpus)
+    plan.add_build(cfg)
+    plan.boots.append(_expect_boot(f"{arch.name}-debug-lockdep-cpus{cpus}", cfg,
+                                   arch.boot_image, cpus, timeout))
 
 
 # The hung-task watchdog is a wall-clock limit: on a loaded host a case

@@ -30,12 +30,16 @@ class TestPlan(unittest.TestCase):
             if arch.firmware_shim:
                 expected += 1   # through the firmware stand-in, all CPUs
             expected += 1       # the debug build's console check
+            expected += 1       # the lock-order validator's build
         expected += 1       # the uniprocessor kernel
         expected += 1       # i386's native console check
         self.assertEqual(len(plan.boots), expected)
         self.assertIn("arm-native-img-cpus4", names(plan))
         self.assertIn("i386-native-cpus8", names(plan))
         self.assertIn("i386-native-up", names(plan))
+        for arch in ARCHES:
+            self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
+                          plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
                          ("CONFIG_SMP=n", 1, "test=* expect_cpus=1 hung_task_timeout=0"))
@@ -99,6 +103,20 @@ class TestPlan(unittest.TestCase):
         self.assertEqual(names(plan), ["arm-native-cpus2", "arm-native-img-cpus2",
                                        "arm-native-firmware-cpus2"])
         self.assertEqual(plan.boots[1].image, "kernel7.img")
+
+    def test_debug_build_brings_the_validator(self):
+        plan = test_plan(ARCHES, Selection(("x86_64",), ("debug",)))
+        self.assertEqual(names(plan), ["x86_64-debug-cpus1", "x86_64-debug-cpus4",
+                                       "x86_64-debug-console-cpus2",
+                                       "x86_64-debug-lockdep-cpus4"])
+        boot = plan.boots[3]
+        self.assertEqual((boot.config, boot.cpus, boot.append),
+                         (BuildConfig("x86_64", "debug", "CONFIG_PROVE_LOCKING=y"), 4,
+                          "test=* expect_cpus=4 hung_task_timeout=0"))
+
+    def test_no_validator_without_the_debug_build(self):
+        plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
+        self.assertFalse(any("lockdep" in n for n in names(plan)))
 
     def test_other_builds_use_test_cpus(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("null",)))
