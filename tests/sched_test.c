@@ -45,7 +45,7 @@ static void preemption_on_one_cpu(struct kunit *test)
 }
 
 /* Ping-pong with the bare primitives: a lost wakeup stalls the pair. */
-#define PINGPONG_ROUNDS 300
+#define PINGPONG_ROUNDS 200
 
 struct pingpong {
 	struct task_struct *peer;

@@ -4,6 +4,13 @@
 #include <semaphore.h>
 #include "helpers.h"
 
+/*
+ * Each worker's rounds: a sleep inside costs a tick or two, and with count
+ * 1 the sleeps of all workers add up, so a few of them per worker suffice.
+ */
+#define SEM_LOOPS	100
+#define SLEEP_EVERY	25
+
 struct sem_arg {
 	struct semaphore *sem;
 	volatile int *inside;
@@ -29,7 +36,8 @@ static int sem_worker(void *data)
 					__ATOMIC_SEQ_CST))
 				break;
 		}
-		if (i % 16 == 0)
+		/* now and then sleep inside, so that waiters pile up */
+		if (i % SLEEP_EVERY == 0)
 			msleep(1);
 		__atomic_sub_fetch(a->inside, 1, __ATOMIC_SEQ_CST);
 		up(a->sem);
@@ -50,7 +58,7 @@ static void run_counting(struct kunit *test, int count)
 	sema_init(&sem, count);
 	for (int i = 0; i < n; i++)
 		args[i] = (struct sem_arg){ &sem, &inside, &max_inside, &done,
-					    200 };
+					    SEM_LOOPS };
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, sem_worker, args,
 					    sizeof(args[0]), false, "sem"), n);
 	if (!wait_for_count(&done, n, 600)) {

@@ -39,10 +39,10 @@ static int stay_on_cpu(void *data)
 {
 	struct bound_arg *a = data;
 
-	for (int i = 0; i < 200; i++) {
+	for (int i = 0; i < 100; i++) {
 		if ((int)smp_processor_id() != a->want)
 			a->wrong++;
-		if (i % 10 == 0)
+		if (i % 20 == 0)
 			msleep(1);
 		else
 			yield();
