@@ -64,6 +64,12 @@ static void ramfs_semantics(struct kunit *test)
 #define FAIR_RUN_MIN_AVG	20
 
 /*
+ * How long each run lasts: long enough for every thread to have its turns,
+ * short because every boot of make test runs these (stress= multiplies).
+ */
+#define RUN_MSECS		500
+
+/*
  * every_thread: each thread must have got the lock at least once. Only
  * asked when the threads yield every loop (without that, a thread may
  * legitimately wait a whole short run), and only of a run long enough to
@@ -86,7 +92,7 @@ static void check_synchro(struct kunit *test, const struct synchro_result *r,
 		KUNIT_EXPECT_GT(test, r->count[i], 0UL);
 }
 
-/* Two threads per CPU on each lock, a second; the mutex and a 1-count sem. */
+/* Two threads per CPU on each lock; the mutex and a 1-count sem. */
 static void synchro_short(struct kunit *test)
 {
 	static struct synchro_result mres, sres;
@@ -94,7 +100,7 @@ static void synchro_short(struct kunit *test)
 	struct synchro_params p = {
 		.mutexes = n, .sems = n, .sem_count = 1,
 		.load_us = 1, .interval_us = 1, .do_sched = true,
-		.msecs = 1000 * stress_factor,
+		.msecs = RUN_MSECS * stress_factor,
 	};
 
 	KUNIT_ASSERT_EQ(test, synchro_test_run(&p, &mres, &sres), 0);
@@ -115,7 +121,7 @@ static void synchro_counting_sem(struct kunit *test)
 	struct synchro_params p = {
 		.mutexes = 0, .sems = n, .sem_count = 2,
 		.load_us = 5, .interval_us = 0, .do_sched = false,
-		.msecs = 1000 * stress_factor,
+		.msecs = RUN_MSECS * stress_factor,
 	};
 
 	KUNIT_ASSERT_EQ(test, synchro_test_run(&p, &mres, &sres), 0);
@@ -133,15 +139,15 @@ static void check_vfs(struct kunit *test, const struct vfs_result *r,
 	KUNIT_EXPECT_GT(test, r->loops, 0ULL);
 	KUNIT_EXPECT_GT(test, r->elapsed_ns, 0ULL);
 	KUNIT_EXPECT_LE(test, r->busy_ns, r->elapsed_ns * r->cpus);
-	KUNIT_EXPECT_TRUE(test, vfs_bench_report(r, 1000 * stress_factor));
+	KUNIT_EXPECT_TRUE(test, vfs_bench_report(r, RUN_MSECS * stress_factor));
 }
 
-/* The VFS test with each lock, 4 tasks per CPU, a second each. */
+/* The VFS test with each lock, 4 tasks per CPU. */
 static void vfs_short(struct kunit *test)
 {
 	static struct vfs_result sem, mutex;
 	int tasks = min(4 * num_online_cpus(), 64U);
-	unsigned int msecs = 1000 * stress_factor;
+	unsigned int msecs = RUN_MSECS * stress_factor;
 
 	KUNIT_ASSERT_EQ(test, vfs_bench_run(VFS_LOCK_SEM, tasks, msecs, &sem), 0);
 	KUNIT_ASSERT_EQ(test, vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex), 0);

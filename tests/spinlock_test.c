@@ -10,12 +10,13 @@
 
 /*
  * The run ends after TOTAL_LOOPS acquisitions or RUN_MSECS, whichever comes
- * first: a ticket lock hands over in FIFO order, so with 8 emulated CPUs
- * on a 2-core host nearly every handover waits for the host to schedule
- * the next ticket's vCPU, and a fixed count would take a minute.
+ * first (stress= multiplies both): a ticket lock hands over in FIFO order,
+ * so with 8 emulated CPUs on a 2-core host nearly every handover waits for
+ * the host to schedule the next ticket's vCPU, and a fixed count would
+ * take a minute.
  */
 #define TOTAL_LOOPS	40000
-#define RUN_MSECS	2000
+#define RUN_MSECS	1000
 
 static DEFINE_SPINLOCK(test_lock);
 static unsigned long counter;		/* plain: only the lock protects it */
