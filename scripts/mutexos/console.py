@@ -326,23 +326,14 @@ def run(title, argv, arch, script, cpus, timeout, log):
     """Boot argv, run script on its console, and judge it; a Result."""
     parser = KtapParser()
     with tempfile.TemporaryFile() as errors:
-        try:
-            proc = qemu.EMULATORS.start(argv, subprocess.PIPE, errors,
-                                        stdin=subprocess.PIPE)
-        except OSError as e:
-            why = f"cannot start {argv[0]}: {e.strerror}" \
-                  f"{qemu.install_hint(arch, argv[0])}"
-            return Result.not_started(title, log.name, why)
-        if proc is None:
-            return Result.not_started(title, log.name, "interrupted")
+        proc, failed = qemu.start(title, argv, arch, log, errors,
+                                  stdin=subprocess.PIPE)
+        if failed:
+            return failed
         problems, timed_out = _drive(proc, log, parser, script, arch.name,
                                      cpus, timeout)
         parser.finish()
-        errors.seek(0)
-        stderr_text = errors.read()
-    if stderr_text:
-        log.write(b"\n--- emulator stderr ---\n" + stderr_text)
-        log.flush()
+        qemu.keep_stderr(log, errors)
     status = None if timed_out else qemu.decode_status(arch, proc.returncode)
     reasons = judge_console(parser, status, timeout if timed_out else None,
                             problems)

@@ -195,6 +195,30 @@ def kill_group(proc, sig=signal.SIGKILL):
         pass
 
 
+def start(title, argv, arch, log, errors, stdin=subprocess.DEVNULL):
+    """Start argv with its stdout piped and stderr in errors: (proc, None),
+    or (None, a Result saying why it did not start)."""
+    try:
+        proc = EMULATORS.start(argv, subprocess.PIPE, errors, stdin=stdin)
+    except OSError as e:
+        why = f"cannot start {argv[0]}: {e.strerror}{install_hint(arch, argv[0])}"
+        return None, Result.not_started(title, log.name, why)
+    if proc is None:
+        return None, Result.not_started(title, log.name, "interrupted")
+    return proc, None
+
+
+def keep_stderr(log, errors):
+    """Append the emulator's stderr to log, after the serial output so that
+    the log stays parseable; the stderr, as bytes."""
+    errors.seek(0)
+    text = errors.read()
+    if text:
+        log.write(b"\n--- emulator stderr ---\n" + text)
+        log.flush()
+    return text
+
+
 def boot(title, argv, arch, timeout, log):
     """Run argv, read its serial output as KTAP into log, and judge it.
 
@@ -203,21 +227,12 @@ def boot(title, argv, arch, timeout, log):
     """
     parser = KtapParser()
     with tempfile.TemporaryFile() as errors:
-        try:
-            proc = EMULATORS.start(argv, subprocess.PIPE, errors)
-        except OSError as e:
-            why = f"cannot start {argv[0]}: {e.strerror}{install_hint(arch, argv[0])}"
-            return Result.not_started(title, log.name, why)
-        if proc is None:
-            return Result.not_started(title, log.name, "interrupted")
+        proc, failed = start(title, argv, arch, log, errors)
+        if failed:
+            return failed
         code, timed_out = _read_serial(proc, timeout, log, parser)
         parser.finish()
-        errors.seek(0)
-        stderr_text = errors.read()
-    if stderr_text:
-        # Kept after the serial output so that the log stays parseable.
-        log.write(b"\n--- emulator stderr ---\n" + stderr_text)
-        log.flush()
+        stderr_text = keep_stderr(log, errors)
     status = None if timed_out else decode_status(arch, code)
     result = Result(title, parser, status, log.name,
                     timeout=timeout if timed_out else None,
