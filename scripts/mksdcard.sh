@@ -20,6 +20,20 @@ CHECK_CMDLINE="test=mutex.* hung_task_timeout=0"
 
 die() { echo "mksdcard: $*" >&2; exit 1; }
 
+# The longest command line the kernel takes (include/arch.h).
+COMMAND_LINE_MAX=$(sed -n 's/^#define[[:space:]]*COMMAND_LINE_MAX[[:space:]]*\([0-9]*\).*/\1/p' \
+	"$(dirname "$0")/../include/arch.h")
+[ -n "$COMMAND_LINE_MAX" ] || die "include/arch.h defines no COMMAND_LINE_MAX"
+
+# A command line for cmdline.txt: one line (the firmware reads only the
+# first), not longer than the kernel takes.
+check_cmdline() {
+	case "$1" in *"
+"*) die "CMDLINE must be one line" ;; esac
+	[ ${#1} -le "$COMMAND_LINE_MAX" ] ||
+		die "CMDLINE has ${#1} characters; the kernel takes at most $COMMAND_LINE_MAX"
+}
+
 # A 32-bit little-endian number as four raw bytes.
 le32() {
 	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' \
@@ -46,6 +60,7 @@ make_image() {
 	done
 	[ -f "$kernel" ] || die "$kernel missing: build with make ARCH=arm"
 	[ -f "$config" ] || die "$config missing"
+	check_cmdline "$cmdline"
 	command -v mformat >/dev/null || die "mtools missing: apt-get install mtools"
 
 	sectors=$((SIZE_MB * 2048))
@@ -61,9 +76,6 @@ make_image() {
 	mcopy -i "$part" "$kernel" ::kernel7.img
 	mcopy -i "$part" "$config" ::config.txt
 	if [ -n "$cmdline" ]; then
-		# One line: the firmware reads the first line only.
-		case "$cmdline" in *"
-"*) die "CMDLINE must be one line" ;; esac
 		printf '%s\n' "$cmdline" > "$img.cmdline"
 		mcopy -i "$part" "$img.cmdline" ::cmdline.txt
 		rm -f "$img.cmdline"
@@ -79,6 +91,10 @@ check_image() {
 	for f in $FIRMWARE_FILES $FIRMWARE_OPTIONAL; do
 		echo "fake $f" > "$work/firmware/$f"
 	done
+	long=$(printf "%$((COMMAND_LINE_MAX + 1))s" "" | tr ' ' x)
+	if (make_image "$img" "$work/firmware" "$kernel" "$config" "$long") 2>/dev/null; then
+		die "check: a command line longer than $COMMAND_LINE_MAX was taken"
+	fi
 	make_image "$img" "$work/firmware" "$kernel" "$config" "$CHECK_CMDLINE"
 
 	# Partition table: type 0x0c at the first entry, signature at 510.
