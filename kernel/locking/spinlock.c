@@ -199,15 +199,27 @@ int spin_is_locked(spinlock_t *lock)
 
 #endif
 
+static bool spin_try_raw(spinlock_t *lock)
+{
+#ifdef CONFIG_SMP
+	return arch_spin_trylock(&lock->raw);
+#else
+	/*
+	 * No lock word on UP, but the debug build knows the owner: there a
+	 * trylock of a held lock fails, as on SMP, so that code that backs
+	 * off a held lock (show_all_locks) does not take it twice.
+	 */
+	return !spin_is_locked(lock);
+#endif
+}
+
 int _spin_trylock(spinlock_t *lock)
 {
 	preempt_disable();
-#ifdef CONFIG_SMP
-	if (!arch_spin_trylock(&lock->raw)) {
+	if (!spin_try_raw(lock)) {
 		preempt_enable();
 		return 0;
 	}
-#endif
 	spin_set_owner(lock, _RET_IP_);
 	lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
 	return 1;
