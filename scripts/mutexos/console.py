@@ -172,10 +172,11 @@ def check_editing(s):
     run_checked(s, "\x1b[A", uptime)
 
 
-def garbage(seed=13, size=3000):
-    """Random bytes, but no Enter (a random command could be any command)
-    and no SysRq escape (its output would only be noise here)."""
-    rng = random.Random(seed)
+def garbage(stream=13, size=3000):
+    """Random bytes, the same each run for one stream number, but no Enter
+    (a random command could be any command) and no SysRq escape (its
+    output would only be noise here)."""
+    rng = random.Random(stream)
     banned = {0x0a, 0x0d, SYSRQ_ESCAPE[0]}
     return bytes(b for b in rng.randbytes(size) if b not in banned)
 
