@@ -2,6 +2,7 @@
 
 import concurrent.futures
 import os
+import time
 from dataclasses import dataclass
 
 from . import build, console, qemu
@@ -67,10 +68,16 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
                          reboot=bool(spec.script), firmware=firmware)
         argv = qemu.command(arch, boot, accel)
+        started = time.monotonic()
         if spec.script:
-            return console.run(title, argv, arch, spec.script, spec.cpus,
-                               spec.timeout, log)
-        return qemu.boot(title, argv, arch, spec.timeout, log)
+            result = console.run(title, argv, arch, spec.script, spec.cpus,
+                                 spec.timeout, log)
+        else:
+            result = qemu.boot(title, argv, arch, spec.timeout, log)
+        # The log's last line: where make test's time goes, boot by boot.
+        log.write(f"\nrunner: {spec.name} took {time.monotonic() - started:.1f} s\n"
+                  .encode())
+        return result
 
 
 def run_parallel(jobs, tasks, on_result):
