@@ -8,8 +8,9 @@ means all of its values (see scripts/test.mk for the history):
     others;
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
     build's raw image, at the native CPU counts, and, if it has a firmware
-    stand-in (ARCH_FIRMWARE_SHIM), once more through it with all its CPUs
-    and a few suites: the board's way in;
+    stand-in (ARCH_FIRMWARE_SHIM), once more through it with all its CPUs:
+    the board's way in. These boots run the suites that a way in can
+    break (WAY_IN_SUITES): past the entry the kernel is the ELF's;
   - when no CPU count was given, each selected arch whose debug build is
     selected has a console check: a session typed into its console
     (console.py), at 2 CPUs; i386's native build has a shorter one;
@@ -42,8 +43,9 @@ UP_BUILD = BuildConfig("i386", "native", "CONFIG_SMP=n")
 # of a build without mutex debugging.
 CONSOLE_CPUS = 2
 PLAIN_CONSOLE_BUILD = BuildConfig("i386", "native")
-# Through the firmware stand-in, the suites that the way in can break.
-FIRMWARE_APPEND = "test=smp*,kernel*,timer*,mutex.*"
+# The raw image and the firmware stand-in: the suites that a way in can
+# break (CPUs, command line, memory, clocks); the rest runs from the ELF.
+WAY_IN_SUITES = "test=smp*,kernel*,timer*,mutex.*"
 # The lock-order validator rides on the debug build (docs/lockdep.md).
 PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
@@ -146,12 +148,12 @@ def _add_raw_boots(plan, arch, sel, timeout):
     cfg = BuildConfig(arch.name, "native")
     for cpus in sel.cpus or arch.test_cpus_native:
         plan.boots.append(_expect_boot(f"{arch.name}-native-img-cpus{cpus}", cfg,
-                                       arch.raw_image, cpus, timeout))
+                                       arch.raw_image, cpus, timeout, WAY_IN_SUITES))
     if arch.firmware_shim:
         for cpus in sel.cpus or (arch.max_cpus,):
             plan.boots.append(_expect_boot(f"{arch.name}-native-firmware-cpus{cpus}",
                                            cfg, arch.raw_image, cpus, timeout,
-                                           FIRMWARE_APPEND, arch.firmware_shim))
+                                           WAY_IN_SUITES, arch.firmware_shim))
 
 
 def _add_console_check(plan, arch, cfg, script, timeout):

@@ -73,7 +73,9 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection(("arm",), ("native",)))
         boot = plan.boots[names(plan).index("arm-native-firmware-cpus4")]
         self.assertEqual((boot.image, boot.firmware), ("kernel7.img", "fwshim.elf"))
-        self.assertIn(matrix.FIRMWARE_APPEND, boot.append)
+        self.assertIn(matrix.WAY_IN_SUITES, boot.append)
+        boot = plan.boots[names(plan).index("arm-native-img-cpus4")]
+        self.assertIn(matrix.WAY_IN_SUITES, boot.append)
         plan = test_plan(ARCHES, Selection(("i386",), ("native",)))
         self.assertFalse(any(b.firmware for b in plan.boots))
 
