@@ -10,7 +10,7 @@
 # packages, QEMU machine, boot image, gdb architecture and CPU counts.
 
 ALL_ARCHES := $(patsubst arch/%/arch.mk,%,$(wildcard arch/*/arch.mk))
-ALL_MUTEXES := native dec xchg null debug
+ALL_MUTEXES := native dec xchg null debug spin
 
 ARCH ?= i386
 MUTEX ?= native
@@ -88,6 +88,8 @@ mutex_frag_dec := CONFIG_MUTEX_DEC=y
 mutex_frag_xchg := CONFIG_MUTEX_XCHG=y
 mutex_frag_null := CONFIG_MUTEX_NULL=y
 mutex_frag_debug := CONFIG_MUTEX_NULL=y CONFIG_DEBUG_MUTEXES=y CONFIG_DEBUG_SPINLOCK=y
+# spin: the native fastpath with optimistic spinning and handoff
+mutex_frag_spin := CONFIG_MUTEX_NATIVE=y CONFIG_MUTEX_SPIN_ON_OWNER=y
 
 KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
 	KCONFIG_CONFIG=$(CURDIR)/$(O)/.config \
