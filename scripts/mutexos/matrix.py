@@ -4,7 +4,9 @@ A selection gives arches, mutex builds and CPU counts; each one left out
 means all of its values (see scripts/test.mk for the history):
   - every selected arch x mutex build x CPU count boots with
     expect_cpus=N; the CPU counts are the given ones, else the arch's
-    ARCH_TEST_CPUS_NATIVE for the native build and ARCH_TEST_CPUS for the
+    ARCH_TEST_CPUS_NATIVE for the native build, the largest of its
+    ARCH_TEST_CPUS for the spin build (it spins only with a second CPU;
+    on one it runs the native build's code), and ARCH_TEST_CPUS for the
     others;
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
     build's raw image, at the native CPU counts, and, if it has a firmware
@@ -95,8 +97,7 @@ def test_plan(arches, sel, timeout=1200):
         for mutex in mutexes:
             cfg = BuildConfig(name, mutex)
             plan.add_build(cfg)
-            native = mutex == "native"
-            counts = sel.cpus or (arch.test_cpus_native if native else arch.test_cpus)
+            counts = sel.cpus or _test_cpus(arch, mutex)
             for cpus in counts:
                 plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
                                                arch.boot_image, cpus, timeout))
@@ -117,6 +118,15 @@ def test_plan(arches, sel, timeout=1200):
     if sel.nothing_given():
         _add_checks(plan, arches, names)
     return plan
+
+
+def _test_cpus(arch, mutex):
+    """The CPU counts a mutex build boots with when none are given."""
+    if mutex == "native":
+        return arch.test_cpus_native
+    if mutex == "spin":
+        return (max(arch.test_cpus),)
+    return arch.test_cpus
 
 
 def _add_prove_locking(plan, arch, timeout):

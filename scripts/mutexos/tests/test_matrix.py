@@ -25,6 +25,7 @@ class TestPlan(unittest.TestCase):
         expected = 0
         for arch in ARCHES.values():
             expected += len(arch.test_cpus_native) + 4 * len(arch.test_cpus)
+            expected += 1       # the spin build, at the largest count
             if arch.raw_image:
                 expected += len(arch.test_cpus_native)
             if arch.firmware_shim:
@@ -37,6 +38,8 @@ class TestPlan(unittest.TestCase):
         self.assertIn("arm-native-img-cpus4", names(plan))
         self.assertIn("i386-native-cpus8", names(plan))
         self.assertIn("i386-native-up", names(plan))
+        self.assertIn("arm-spin-cpus4", names(plan))
+        self.assertNotIn("arm-spin-cpus1", names(plan))
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
                           plan.builds)
