@@ -162,11 +162,15 @@ endif
 INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
 CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
 	-D__KERNEL__ -MMD -MP
-CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
-	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
-	-fno-optimize-sibling-calls -fno-strict-aliasing -fno-common \
+# The compiler options of Kconfig (menu "Compiler options"), and the arch's.
+OPTIMIZE := $(if $(CONFIG_CC_OPTIMIZE_FOR_SIZE),-Os,-O2)
+FRAME_POINTER := $(if $(CONFIG_FRAME_POINTER),-fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls,-fomit-frame-pointer)
+CFLAGS := -std=gnu11 $(OPTIMIZE) -g -ffreestanding -fno-builtin -nostdlib \
+	-fno-pic -fno-pie -fno-stack-protector $(FRAME_POINTER) \
+	-fno-strict-aliasing -fno-common \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	-Wno-missing-field-initializers -Werror $(ARCH_CFLAGS)
+	-Wno-missing-field-initializers -Werror $(ARCH_CFLAGS) $(ARCH_CFLAGS_CONFIG)
 ASFLAGS := -D__ASSEMBLY__ $(ARCH_ASFLAGS)
 CC := $(ARCH_CROSS)gcc
 LD := $(ARCH_CROSS)ld
@@ -281,15 +285,18 @@ check-build:
 	$(Q)scripts/check-build.sh
 
 # ---------------------------------------------------------------- sizes
-# Every mutex build of ARCH (or the one MUTEX names), built first.
+# Every mutex build of ARCH (or the one MUTEX names), with CONF if given,
+# built first. The builds as the 2006 kernels were compiled (docs/sizes.md):
+# make sizes ARCH=i386 CONF="CONFIG_CC_OPTIMIZE_FOR_SIZE=y
+#	CONFIG_X86_REGPARM=y CONFIG_FRAME_POINTER=n"
 SIZES_MUTEXES := $(if $(call given,MUTEX),$(MUTEX),$(ALL_MUTEXES))
 sizes:
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
 	$(Q)for m in $(SIZES_MUTEXES); do \
-		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF= all || exit 1; \
+		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF="$(CONF)" all || exit 1; \
 	done
 	$(Q)scripts/sizes.sh $(ARCH) $(ARCH_CROSS) \
-		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m))
+		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m)$(conf_suffix))
 
 # ---------------------------------------------------------------- boot media
 # x86 boots from a GRUB CD image (make iso), the Raspberry Pi from an SD

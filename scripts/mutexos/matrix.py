@@ -17,7 +17,8 @@ means all of its values (see scripts/test.mk for the history):
     (console.py), at 2 CPUs; i386's native build has a shorter one;
   - every other boot asks for its tests (test=): a kernel told nothing
     boots to its console instead;
-  - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
+  - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n), built as
+    the 2006 kernels were (-Os, -mregparm=3, no frame pointers), when its
     arch and the native build are selected and no CPU count was given;
   - each selected arch boots the lock-order validator's build (debug with
     CONFIG_PROVE_LOCKING=y) once, at its largest ARCH_TEST_CPUS count,
@@ -38,8 +39,13 @@ from .build import MUTEXES, BuildConfig
 from .runner import BootSpec, choose_accels, print_report, run_specs
 from .verdict import StepResult, exit_code, total_line
 
+# The build choices of the 2006 kernels (docs/sizes.md), i386 only.
+SIZE_CONF = ("CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
+             "CONFIG_FRAME_POINTER=n")
 # The uniprocessor kernel: spinlocks are only preemption control there.
-UP_BUILD = BuildConfig("i386", "native", "CONFIG_SMP=n")
+# Built with the 2006 choices, it also checks that the whole kernel works
+# with them, at no extra boot.
+UP_BUILD = BuildConfig("i386", "native", f"CONFIG_SMP=n {SIZE_CONF}")
 # The console checks: the debug build's session on every arch, and one
 # of a build without mutex debugging.
 CONSOLE_CPUS = 2

@@ -45,7 +45,9 @@ class TestPlan(unittest.TestCase):
                           plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
-                         ("CONFIG_SMP=n", 1, "test=* expect_cpus=1 hung_task_timeout=0"))
+                         ("CONFIG_SMP=n CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
+                          "CONFIG_FRAME_POINTER=n", 1,
+                          "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("build", "i386"), ("model", "i386"), ("runner", "i386"),
                           ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])
