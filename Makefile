@@ -244,6 +244,8 @@ TORTURE_FACTOR ?= 20
 TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
+# boots per configuration: make bench reports the median and the range
+BENCH_RUNS ?= 3
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
@@ -259,7 +261,8 @@ torture:
 bench:
 	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
 	$(Q)$(MX) bench $(SEL_ARCH) $(SEL_CPUS) --mutex $(MUTEX) \
-		--accel $(ACCEL) --tasks $(BENCH_TASKS) $(if $(BENCH_SECS),--secs $(BENCH_SECS))
+		--accel $(ACCEL) --tasks $(BENCH_TASKS) --runs $(BENCH_RUNS) \
+		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
