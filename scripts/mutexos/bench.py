@@ -293,7 +293,7 @@ def plot(rows, outdir):
     if not shutil.which("gnuplot"):
         print("gnuplot not found: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
         return False
-    script = ["set terminal pngcairo size 1000,440 font ',10'", "set grid",
+    script = ["set terminal pngcairo size 1000,440 font ',10' noenhanced", "set grid",
               "set key below"]
     arches = []
     for r in rows:
