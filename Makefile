@@ -10,7 +10,7 @@
 # packages, QEMU machine, boot image, gdb architecture and CPU counts.
 
 ALL_ARCHES := $(patsubst arch/%/arch.mk,%,$(wildcard arch/*/arch.mk))
-ALL_MUTEXES := native dec xchg null debug
+ALL_MUTEXES := native dec xchg null debug spin
 
 ARCH ?= i386
 MUTEX ?= native
@@ -88,6 +88,8 @@ mutex_frag_dec := CONFIG_MUTEX_DEC=y
 mutex_frag_xchg := CONFIG_MUTEX_XCHG=y
 mutex_frag_null := CONFIG_MUTEX_NULL=y
 mutex_frag_debug := CONFIG_MUTEX_NULL=y CONFIG_DEBUG_MUTEXES=y CONFIG_DEBUG_SPINLOCK=y
+# spin: the native fastpath with optimistic spinning and handoff
+mutex_frag_spin := CONFIG_MUTEX_NATIVE=y CONFIG_MUTEX_SPIN_ON_OWNER=y
 
 KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
 	KCONFIG_CONFIG=$(CURDIR)/$(O)/.config \
@@ -160,11 +162,15 @@ endif
 INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
 CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
 	-D__KERNEL__ -MMD -MP
-CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
-	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
-	-fno-optimize-sibling-calls -fno-strict-aliasing -fno-common \
+# The compiler options of Kconfig (menu "Compiler options"), and the arch's.
+OPTIMIZE := $(if $(CONFIG_CC_OPTIMIZE_FOR_SIZE),-Os,-O2)
+FRAME_POINTER := $(if $(CONFIG_FRAME_POINTER),-fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls,-fomit-frame-pointer)
+CFLAGS := -std=gnu11 $(OPTIMIZE) -g -ffreestanding -fno-builtin -nostdlib \
+	-fno-pic -fno-pie -fno-stack-protector $(FRAME_POINTER) \
+	-fno-strict-aliasing -fno-common \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	-Wno-missing-field-initializers -Werror $(ARCH_CFLAGS)
+	-Wno-missing-field-initializers -Werror $(ARCH_CFLAGS) $(ARCH_CFLAGS_CONFIG)
 ASFLAGS := -D__ASSEMBLY__ $(ARCH_ASFLAGS)
 CC := $(ARCH_CROSS)gcc
 LD := $(ARCH_CROSS)ld
@@ -238,6 +244,8 @@ TORTURE_FACTOR ?= 20
 TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
+# boots per configuration: make bench reports the median and the range
+BENCH_RUNS ?= 3
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
@@ -253,7 +261,8 @@ torture:
 bench:
 	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
 	$(Q)$(MX) bench $(SEL_ARCH) $(SEL_CPUS) --mutex $(MUTEX) \
-		--accel $(ACCEL) --tasks $(BENCH_TASKS) $(if $(BENCH_SECS),--secs $(BENCH_SECS))
+		--accel $(ACCEL) --tasks $(BENCH_TASKS) --runs $(BENCH_RUNS) \
+		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
@@ -279,15 +288,18 @@ check-build:
 	$(Q)scripts/check-build.sh
 
 # ---------------------------------------------------------------- sizes
-# Every mutex build of ARCH (or the one MUTEX names), built first.
+# Every mutex build of ARCH (or the one MUTEX names), with CONF if given,
+# built first. The builds as the 2006 kernels were compiled (docs/sizes.md):
+# make sizes ARCH=i386 CONF="CONFIG_CC_OPTIMIZE_FOR_SIZE=y
+#	CONFIG_X86_REGPARM=y CONFIG_FRAME_POINTER=n"
 SIZES_MUTEXES := $(if $(call given,MUTEX),$(MUTEX),$(ALL_MUTEXES))
 sizes:
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
 	$(Q)for m in $(SIZES_MUTEXES); do \
-		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF= all || exit 1; \
+		$(MAKE) --no-print-directory ARCH=$(ARCH) MUTEX=$$m CONF="$(CONF)" all || exit 1; \
 	done
 	$(Q)scripts/sizes.sh $(ARCH) $(ARCH_CROSS) \
-		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m))
+		$(foreach m,$(SIZES_MUTEXES),build/$(ARCH)-$(m)$(conf_suffix))
 
 # ---------------------------------------------------------------- boot media
 # x86 boots from a GRUB CD image (make iso), the Raspberry Pi from an SD

@@ -57,9 +57,18 @@ int synchro_test_run(const struct synchro_params *p,
 bool synchro_report(const struct synchro_params *p,
 		    const struct synchro_result *r);
 
+/*
+ * Jain's fairness index of n counts, (sum x)^2 / (n * sum x^2), times
+ * 10000: 1 when all are equal, 1/n when one got everything.
+ */
+unsigned int jain_index_x10000(const unsigned long *counts, int n);
+
 enum vfs_lock {
 	VFS_LOCK_SEM,		/* the legacy semaphore, i_sem */
-	VFS_LOCK_MUTEX,		/* the mutex, i_mutex */
+	VFS_LOCK_MUTEX,		/* the mutex, i_mutex, as in 2006 */
+	/* CONFIG_MUTEX_SPIN_ON_OWNER only: */
+	VFS_LOCK_MUTEX_SPIN,	/* the mutex, spinning, no handoff */
+	VFS_LOCK_MUTEX_HANDOFF,	/* the mutex, spinning, with handoff */
 };
 
 struct vfs_result {
@@ -72,6 +81,7 @@ struct vfs_result {
 	unsigned long switches;	/* context switches, all CPUs */
 	unsigned long wakeups;	/* tasks woken, all CPUs */
 	unsigned long errors;	/* operations that failed: a broken invariant */
+	unsigned int jain;	/* fairness of the tasks' loops, times 10000 */
 	/* The directory lock over the whole run, start-up included. */
 	struct ramfs_lock_stats lock_stats;
 	u64 all_loops;		/* the loops of the whole run */
@@ -82,9 +92,9 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 		  struct vfs_result *r);
 /* Prints one result line; returns false if an invariant broke. */
 bool vfs_bench_report(const struct vfs_result *r, unsigned int msecs);
-/* Prints the mutex/semaphore ratios of two results. */
-void vfs_bench_report_ratio(const struct vfs_result *sem,
-			    const struct vfs_result *mutex);
+/* Prints the ratios of r's figures to those of base (same boot). */
+void vfs_bench_report_ratio(const struct vfs_result *base,
+			    const struct vfs_result *r);
 
 /*
  * The kernel command line: bench=synchro|vfs|all runs the benchmark(s)

@@ -39,6 +39,16 @@
 #define fastcall
 #endif
 
+/*
+ * Called from assembly, which passes the arguments on the stack: on i386
+ * that stays so when CONFIG_X86_REGPARM makes registers the default.
+ */
+#ifdef __i386__
+#define asmlinkage		__attribute__((regparm(0)))
+#else
+#define asmlinkage
+#endif
+
 #define __stringify_1(x)	#x
 #define __stringify(x)		__stringify_1(x)
 

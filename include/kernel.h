@@ -42,7 +42,7 @@ int vprintk(const char *fmt, va_list args);
 #define EXIT_HALTED		7	/* the console's halt command */
 
 /*
- * "native", "dec", "xchg", "null" or "debug": the mutex build;
+ * "native", "dec", "xchg", "null", "debug" or "spin": the mutex build;
  * "debug+lockdep" with the lock-order validator.
  */
 const char *mutex_build_name(void);

@@ -19,13 +19,22 @@
 #include <list.h>
 #include <spinlock.h>
 #include <atomic.h>
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+#include <osq_lock.h>
+#endif
 
 struct thread_info;
+struct task_struct;
 
 struct mutex {
 	atomic_t count;
 	spinlock_t wait_lock;
 	struct list_head wait_list;	/* FIFO of struct mutex_waiter */
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+	struct task_struct *owner;	/* NULL: free, or just changing hands */
+	struct task_struct *handoff;	/* the waiter the next unlock serves */
+	struct optimistic_spin_queue osq;	/* the spinners, in line */
+#endif
 #ifdef CONFIG_DEBUG_MUTEXES
 	struct thread_info *owner;
 	struct list_head held_list;	/* on the owner's held_locks */
@@ -42,6 +51,9 @@ struct mutex {
 struct mutex_waiter {
 	struct list_head list;
 	struct thread_info *ti;
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+	unsigned int lost;	/* wakeups after which the lock was gone */
+#endif
 #ifdef CONFIG_DEBUG_MUTEXES
 	struct mutex *lock;
 	void *magic;
@@ -68,10 +80,17 @@ struct mutex_waiter {
 	do { (void)(from); (void)(len); } while (0)
 #endif
 
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+#define __SPIN_ON_OWNER_INITIALIZER	.osq = OSQ_UNLOCKED,
+#else
+#define __SPIN_ON_OWNER_INITIALIZER
+#endif
+
 #define __MUTEX_INITIALIZER(lockname) {					\
 	.count = ATOMIC_INIT(1),					\
 	.wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock),		\
 	.wait_list = LIST_HEAD_INIT(lockname.wait_list),		\
+	__SPIN_ON_OWNER_INITIALIZER					\
 	__DEP_MAP_INIT(lockname)					\
 	__DEBUG_MUTEX_INITIALIZER(lockname) }
 
@@ -92,6 +111,18 @@ int fastcall mutex_lock_interruptible(struct mutex *lock);
 /* 1 on success, 0 if contended: the opposite of down_trylock()! */
 int fastcall mutex_trylock(struct mutex *lock);
 void fastcall mutex_unlock(struct mutex *lock);
+
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+/*
+ * Run-time switches of the spinning mutex (the benchmark turns them off
+ * to measure the 2006 mutex in the same boot): spin on a running owner
+ * (1) or not (0); the lost wakeups after which a waiter asks for the
+ * lock to be handed to it (0: never).
+ */
+#define MUTEX_HANDOFF_AFTER	2
+extern int mutex_spin_on_owner;
+extern unsigned int mutex_handoff_after;
+#endif
 
 #ifdef CONFIG_PROVE_LOCKING
 /*

@@ -45,6 +45,7 @@ struct ramfs_lock_stats {
 	unsigned long contended;	/* found held when we came */
 	u64 wait_ns;			/* from asking to getting it */
 	u64 hold_ns;			/* from getting it to giving it back */
+	u64 max_wait_ns;		/* the longest wait for it */
 };
 
 struct ramfs_dir {

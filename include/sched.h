@@ -101,7 +101,7 @@ extern spinlock_t task_list_lock;
 void sched_init(void);
 void sched_init_secondary(unsigned int cpu);
 void schedule(void);
-void schedule_tail(struct task_struct *prev);
+asmlinkage void schedule_tail(struct task_struct *prev);
 void scheduler_tick(void);
 void __noreturn cpu_idle(void);
 int wake_up_process(struct task_struct *p);

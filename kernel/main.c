@@ -170,6 +170,8 @@ const char *mutex_build_name(void)
 	return "null";
 #elif defined(CONFIG_MUTEX_XCHG)
 	return "xchg";
+#elif defined(CONFIG_MUTEX_SPIN_ON_OWNER)
+	return "spin";
 #elif defined(CONFIG_MUTEX_DEC)
 	return "dec";
 #else

@@ -2,11 +2,13 @@
 # make sizes: static figures of the mutex code, per build of one arch.
 #   - the instructions of mutex_lock and mutex_unlock up to their first
 #     return (the fastpath), from the disassembly
-#   - the .text size of kernel/locking/mutex.o
+#   - the size of the .text section of kernel/locking/mutex.o (size(1)'s
+#     "text" would add .eh_frame, which the link discards, and strings)
 #   - sizeof(struct mutex), sizeof(struct semaphore), sizeof(struct completion)
 # Usage: scripts/sizes.sh ARCH CROSS_PREFIX BUILD_DIR...
 # Prints the disassembly, then one machine-readable line per build:
-#   sizes: arch=i386 build=native lock_insns=2 unlock_insns=2 text=463 ...
+#   sizes: arch=i386 build=native lock_insns=2 unlock_insns=2 mutex_text=757 ...
+# (build: the folder's name less the arch, CONF options included)
 set -e
 arch=$1 cross=$2
 shift 2
@@ -39,7 +41,9 @@ for dir in "$@"; do
 	lock=$(fastpath "$elf" mutex_lock)
 	echo "== $arch $build: mutex_unlock ==" >&2
 	unlock=$(fastpath "$elf" mutex_unlock)
-	text=$(${cross}size "$dir/kernel/locking/mutex.o" | awk 'NR == 2 { print $1 }')
+	text=$(${cross}objdump -h "$dir/kernel/locking/mutex.o" |
+		awk '$2 == ".text" { print $3 }')
+	text=$((0x$text))
 	echo "sizes: arch=$arch build=$build lock_insns=$lock" \
 		"unlock_insns=$unlock mutex_text=$text" \
 		"sizeof_mutex=$(sizeof "$elf" mutex)" \

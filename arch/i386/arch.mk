@@ -36,6 +36,9 @@ ARCH_BENCH_CPUS := 1 2 4 8
 # 32-bit protected mode, multiboot 1, loaded at 1 MiB, no paging.
 LOAD_ADDR := 0x100000
 ARCH_CFLAGS := -m32 -march=i686 -mno-sse -mno-mmx -mno-80387 -mregparm=0
+# Options of the configuration (the tools read only ARCH_CFLAGS): the
+# whole kernel passes arguments in registers with CONFIG_X86_REGPARM.
+ARCH_CFLAGS_CONFIG = $(if $(CONFIG_X86_REGPARM),-mregparm=3)
 ARCH_ASFLAGS :=
 ARCH_LDFLAGS := -m elf_i386
 ARCH_INCLUDES := -Iarch/x86/include

@@ -35,7 +35,7 @@ void x86_load_gdt(void)
 		     :: "m" (gdtr) : "eax", "memory");
 }
 
-void __noreturn i386_start(u32 magic, u32 info)
+asmlinkage void __noreturn i386_start(u32 magic, u32 info)
 {
 	x86_serial_init();
 	x86_load_gdt();

@@ -18,9 +18,9 @@ struct thread_struct {
  * Saves the running context into *prev_sp, continues the one saved at
  * next_sp, and returns (in the continued task) the task it came from.
  */
-struct task_struct *__switch_to_asm(unsigned long *prev_sp,
-				    unsigned long next_sp,
-				    struct task_struct *prev);
+asmlinkage struct task_struct *__switch_to_asm(unsigned long *prev_sp,
+					       unsigned long next_sp,
+					       struct task_struct *prev);
 
 #define switch_to(prev, next) \
 	__switch_to_asm(&(prev)->thread.sp, (next)->thread.sp, (prev))

@@ -12,7 +12,7 @@
  *   synchro.do_sched=0|1		yield once per loop (1)
  *   synchro.secs=S synchro.verbose=0|1	run time (5), progress lines (0)
  *   vfs.tasks=N vfs.secs=S		the VFS test (16 tasks, 10 s)
- *   vfs.mutex_first=0|1		run the mutex before the semaphore (0)
+ *   vfs.mutex_first=0|1		run the mutexes before the semaphore (0)
  *   overhead.secs=S			each loop of the overhead test (2)
  *
  * scripts/mutexos/bench.py boots these and reads the lines back.
@@ -117,39 +117,53 @@ static int run_synchro(void)
 	return ok ? 0 : 1;
 }
 
+/*
+ * The locks of the VFS test, all in the same boot: the semaphore first,
+ * then the mutex as in 2006, then (spin build) the mutex spinning on its
+ * owner, without and with handoff.
+ */
+static const enum vfs_lock vfs_locks[] = {
+	VFS_LOCK_SEM, VFS_LOCK_MUTEX,
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+	VFS_LOCK_MUTEX_SPIN, VFS_LOCK_MUTEX_HANDOFF,
+#endif
+};
+#define NR_VFS_LOCKS	ARRAY_SIZE(vfs_locks)
+
 static int run_vfs(void)
 {
-	static struct vfs_result sem, mutex;
+	static struct vfs_result res[NR_VFS_LOCKS];
 	unsigned int msecs = max(opt_vfs_secs, 1) * 1000;
 	int tasks = max(opt_vfs_tasks, 1);
-	bool ok;
+	bool ok = true;
 
 	/*
-	 * Half a second of each, unmeasured, first, so that neither
-	 * measured run is the one that pays for a cold boot: the emulator
-	 * translating the code paths, the allocator growing its slabs.
+	 * Half a second of each, unmeasured, first, so that no measured run
+	 * is the one that pays for a cold boot: the emulator translating
+	 * the code paths, the allocator growing its slabs. Then each one;
+	 * vfs.mutex_first=1 runs the semaphore last instead of first.
 	 */
-	if (vfs_bench_run(VFS_LOCK_SEM, tasks, 500, &sem) ||
-	    vfs_bench_run(VFS_LOCK_MUTEX, tasks, 500, &mutex)) {
-		printk("bench: vfs: out of memory\n");
-		return EXIT_ERROR;
-	}
-	/* Both in the same boot; vfs.mutex_first=1 swaps the order. */
-	if (opt_mutex_first && vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex)) {
-		printk("bench: vfs: out of memory\n");
-		return EXIT_ERROR;
-	}
-	if (vfs_bench_run(VFS_LOCK_SEM, tasks, msecs, &sem) ||
-	    (!opt_mutex_first &&
-	     vfs_bench_run(VFS_LOCK_MUTEX, tasks, msecs, &mutex))) {
-		printk("bench: vfs: out of memory\n");
-		return EXIT_ERROR;
+	for (size_t i = 0; i < 2 * NR_VFS_LOCKS; i++) {
+		size_t k = i % NR_VFS_LOCKS;
+		bool warm_up = i < NR_VFS_LOCKS;
+
+		if (!warm_up && opt_mutex_first)
+			k = (k + 1) % NR_VFS_LOCKS;
+		if (vfs_bench_run(vfs_locks[k], tasks, warm_up ? 500 : msecs,
+				  &res[k])) {
+			printk("bench: vfs: out of memory\n");
+			return EXIT_ERROR;
+		}
 	}
 	if (signal_pending(current))
 		return 0;	/* a run cut short: no figures */
-	ok = vfs_bench_report(&sem, msecs);
-	ok &= vfs_bench_report(&mutex, msecs);
-	vfs_bench_report_ratio(&sem, &mutex);
+	for (size_t k = 0; k < NR_VFS_LOCKS; k++)
+		ok &= vfs_bench_report(&res[k], msecs);
+	/* Each mutex against the semaphore, the new ones against 2006's. */
+	for (size_t k = 1; k < NR_VFS_LOCKS; k++)
+		vfs_bench_report_ratio(&res[0], &res[k]);
+	for (size_t k = 2; k < NR_VFS_LOCKS; k++)
+		vfs_bench_report_ratio(&res[1], &res[k]);
 	return ok ? 0 : 1;
 }
 

@@ -22,7 +22,7 @@
  */
 static void dir_lock(struct ramfs_dir *dir)
 {
-	u64 start = ktime_get_ns();
+	u64 start = ktime_get_ns(), wait;
 	bool held;
 
 	if (dir->use_mutex) {
@@ -35,7 +35,9 @@ static void dir_lock(struct ramfs_dir *dir)
 	dir->locked_at = ktime_get_ns();
 	dir->stats.acquired++;
 	dir->stats.contended += held;
-	dir->stats.wait_ns += dir->locked_at - start;
+	wait = dir->locked_at - start;
+	dir->stats.wait_ns += wait;
+	dir->stats.max_wait_ns = max(dir->stats.max_wait_ns, wait);
 }
 
 static void dir_unlock(struct ramfs_dir *dir)

@@ -207,20 +207,19 @@ int synchro_test_run(const struct synchro_params *p,
 }
 
 /*
- * Jain's fairness index, (sum x)^2 / (n * sum x^2), times 10000: 1 when
- * every thread got the same share, 1/n when one thread got everything.
- * The counts are scaled down first when they are large, so that the
- * squares cannot overflow 64 bits.
+ * Jain's fairness index (include/bench.h), of at most 64 counts. They are
+ * scaled down first when they are large, so that the squares cannot
+ * overflow 64 bits.
  */
-static unsigned int jain_x10000(const struct synchro_result *r)
+unsigned int jain_index_x10000(const unsigned long *counts, int n)
 {
 	u64 sum = 0, sumsq = 0, shift = 0;
 
-	for (int i = 0; i < r->threads; i++)
-		while ((r->count[i] >> shift) > 100000)
+	for (int i = 0; i < n; i++)
+		while ((counts[i] >> shift) > 100000)
 			shift++;
-	for (int i = 0; i < r->threads; i++) {
-		u64 x = r->count[i] >> shift;
+	for (int i = 0; i < n; i++) {
+		u64 x = counts[i] >> shift;
 
 		sum += x;
 		sumsq += x * x;
@@ -228,7 +227,7 @@ static unsigned int jain_x10000(const struct synchro_result *r)
 	if (!sumsq)
 		return 0;
 	/* sum <= 64 * 10^5, so sum^2 * 10^4 stays below 2^59. */
-	return sum * sum * 10000 / (r->threads * sumsq);
+	return sum * sum * 10000 / (n * sumsq);
 }
 
 bool synchro_report(const struct synchro_params *p,
@@ -249,7 +248,7 @@ bool synchro_report(const struct synchro_params *p,
 		printk("bench: synchro-share lock=%s thread=%d count=%lu share=%llu.%02llu\n",
 		       r->lock, i, r->count[i], FIXED2(share));
 	}
-	jain = jain_x10000(r);
+	jain = jain_index_x10000(r->count, r->threads);
 	ok = !r->violations && r->max_inside <= r->limit && r->total > 0;
 	printk("bench: synchro lock=%s threads=%d sem_count=%d load=%u interval=%u do_sched=%d secs=%u.%02u total=%llu min_share=%llu.%02llu max_share=%llu.%02llu jain=%u.%04u max_inside=%d violations=%lu%s\n",
 	       r->lock, r->threads, p->sem_count, p->load_us, p->interval_us,

@@ -6,11 +6,14 @@
  * directory's lock, so the tasks contend for it the way the 2006 patches'
  * "test-mutex V 16 10" contended for a directory's i_sem in /tmp.
  *
- * One run measures one lock type. For the run's window it reports the
- * loops per second, the CPU utilisation from the scheduler's accounting
- * (busy time over elapsed time times online CPUs), the loops per second
- * per percent of CPU, and the context switches and wakeups per loop: the
- * figures that explain why one lock beats the other.
+ * One run measures one lock type: the semaphore, the 2006 mutex, or (in
+ * the spin build) the mutex spinning on its owner without and with
+ * handoff. For the run's window it reports the loops per second, the CPU
+ * utilisation from the scheduler's accounting (busy time over elapsed
+ * time times online CPUs), the loops per second per percent of CPU, the
+ * context switches and wakeups per loop (the figures that explain why
+ * one lock beats the other), how fairly the tasks shared the loops
+ * (Jain's index) and the longest wait for the lock.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -21,6 +24,7 @@
 #include <kthread.h>
 #include <time.h>
 #include <ramfs.h>
+#include <mutex.h>
 #include <bench.h>
 
 #define VFS_MAX_TASKS	64
@@ -38,6 +42,7 @@ struct vfs_run {
 	struct completion start;
 	int stop;
 	struct vfs_task tasks[VFS_MAX_TASKS];
+	unsigned long window[VFS_MAX_TASKS];	/* each task's loops in it */
 };
 
 static int vfs_task_fn(void *arg)
@@ -95,6 +100,30 @@ static u64 sum_loops(struct vfs_run *run, int n)
 	return sum;
 }
 
+/*
+ * window[i] = task i's loops now - window[i]: called at both edges of the
+ * window, it leaves each task's loops within it.
+ */
+static void window_edge(struct vfs_run *run, int n)
+{
+	for (int i = 0; i < n; i++)
+		run->window[i] = READ_ONCE(run->tasks[i].loops) - run->window[i];
+}
+
+/*
+ * The spinning mutex's run-time switches (CONFIG_MUTEX_SPIN_ON_OWNER) for
+ * one run: both off make it the 2006 mutex. After the run they are back
+ * at their defaults.
+ */
+static void set_mutex_mode(enum vfs_lock lock, bool run)
+{
+#ifdef CONFIG_MUTEX_SPIN_ON_OWNER
+	mutex_spin_on_owner = !run || lock >= VFS_LOCK_MUTEX_SPIN;
+	mutex_handoff_after = !run || lock == VFS_LOCK_MUTEX_HANDOFF ?
+			      MUTEX_HANDOFF_AFTER : 0;
+#endif
+}
+
 int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 		  struct vfs_result *r)
 {
@@ -106,7 +135,8 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	if (!run)
 		return -ENOMEM;
 	tasks = min(tasks, VFS_MAX_TASKS);
-	ramfs_dir_init(&run->dir, lock == VFS_LOCK_MUTEX);
+	ramfs_dir_init(&run->dir, lock != VFS_LOCK_SEM);
+	set_mutex_mode(lock, true);
 	init_completion(&run->start);
 	for (int i = 0; i < tasks; i++) {
 		struct vfs_task *t = &run->tasks[i];
@@ -128,6 +158,7 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	t0 = ktime_get_ns();
 	read_cpus(&before);
 	loops0 = sum_loops(run, started);
+	window_edge(run, started);
 	/*
 	 * The guest clock, not jiffies, decides when to stop: an emulator
 	 * that falls behind loses timer ticks, so jiffies run slow. A signal
@@ -137,11 +168,13 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	       !signal_pending(current))
 		msleep(20);
 	loops1 = sum_loops(run, started);
+	window_edge(run, started);
 	read_cpus(&after);
 	t1 = ktime_get_ns();
 	WRITE_ONCE(run->stop, 1);
 	for (int i = 0; i < started; i++)
 		kthread_join(run->tasks[i].task);
+	set_mutex_mode(lock, false);
 
 	r->lock = lock;
 	r->tasks = started;
@@ -154,6 +187,7 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	r->errors = 0;
 	for (int i = 0; i < started; i++)
 		r->errors += run->tasks[i].errors;
+	r->jain = jain_index_x10000(run->window, started);
 	r->lock_stats = run->dir.stats;
 	r->all_loops = sum_loops(run, started);
 	/* Every file was unlinked and every inode freed: nothing may be left. */
@@ -166,7 +200,14 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 
 static const char *lock_name(enum vfs_lock lock)
 {
-	return lock == VFS_LOCK_MUTEX ? "mutex" : "sem";
+	static const char *const names[] = {
+		[VFS_LOCK_SEM] = "sem",
+		[VFS_LOCK_MUTEX] = "mutex",
+		[VFS_LOCK_MUTEX_SPIN] = "spin",
+		[VFS_LOCK_MUTEX_HANDOFF] = "handoff",
+	};
+
+	return names[lock];
 }
 
 /* The derived figures, each times 100. */
@@ -208,14 +249,17 @@ bool vfs_bench_report(const struct vfs_result *r, unsigned int msecs)
 	bool ok = !r->errors && r->loops > 0;
 
 	figures(r, &f);
-	printk("bench: vfs lock=%s cpus=%u tasks=%d secs=%u.%02u loops=%llu loops_per_sec=%llu.%02llu cpu_pct=%llu.%02llu loops_per_cpu_pct=%llu.%02llu cs_per_loop=%llu.%04llu wakeups_per_loop=%llu.%04llu switches=%lu wakeups=%lu cpu_us_per_loop=%llu.%02llu contended_pct=%llu.%02llu wait_us_per_loop=%llu.%02llu hold_us_per_loop=%llu.%02llu errors=%lu%s\n",
+	printk("bench: vfs lock=%s cpus=%u tasks=%d secs=%u.%02u loops=%llu loops_per_sec=%llu.%02llu cpu_pct=%llu.%02llu loops_per_cpu_pct=%llu.%02llu cs_per_loop=%llu.%04llu wakeups_per_loop=%llu.%04llu switches=%lu wakeups=%lu cpu_us_per_loop=%llu.%02llu contended_pct=%llu.%02llu wait_us_per_loop=%llu.%02llu hold_us_per_loop=%llu.%02llu jain=%llu.%04llu max_wait_us=%llu errors=%lu%s\n",
 	       lock_name(r->lock), r->cpus, r->tasks, msecs / 1000,
 	       msecs % 1000 / 10, (unsigned long long)r->loops,
 	       FIXED2(f.loops_per_sec), FIXED2(f.cpu_pct),
 	       FIXED2(f.loops_per_cpu_pct), FIXED4(f.cs_per_loop),
 	       FIXED4(f.wakeups_per_loop), r->switches, r->wakeups,
 	       FIXED2(f.cpu_us_per_loop), FIXED2(f.contended_pct),
-	       FIXED2(f.wait_us_per_loop), FIXED2(f.hold_us_per_loop), r->errors, ok ? "" : " FAILED");
+	       FIXED2(f.wait_us_per_loop), FIXED2(f.hold_us_per_loop),
+	       FIXED4(r->jain),
+	       (unsigned long long)r->lock_stats.max_wait_ns / 1000,
+	       r->errors, ok ? "" : " FAILED");
 	return ok;
 }
 
@@ -224,16 +268,16 @@ static u64 ratio_x100(u64 a, u64 b)
 	return b ? a * 100 / b : 0;
 }
 
-void vfs_bench_report_ratio(const struct vfs_result *sem,
-			    const struct vfs_result *mutex)
+void vfs_bench_report_ratio(const struct vfs_result *base,
+			    const struct vfs_result *r)
 {
-	struct vfs_figures s, m;
+	struct vfs_figures b, f;
 
-	figures(sem, &s);
-	figures(mutex, &m);
-	printk("bench: vfs-ratio mutex/sem cpus=%u tasks=%d throughput=%llu.%02llu cpu=%llu.%02llu efficiency=%llu.%02llu\n",
-	       mutex->cpus, mutex->tasks,
-	       FIXED2(ratio_x100(m.loops_per_sec, s.loops_per_sec)),
-	       FIXED2(ratio_x100(m.cpu_pct, s.cpu_pct)),
-	       FIXED2(ratio_x100(m.loops_per_cpu_pct, s.loops_per_cpu_pct)));
+	figures(base, &b);
+	figures(r, &f);
+	printk("bench: vfs-ratio lock=%s base=%s cpus=%u tasks=%d throughput=%llu.%02llu cpu=%llu.%02llu efficiency=%llu.%02llu\n",
+	       lock_name(r->lock), lock_name(base->lock), r->cpus, r->tasks,
+	       FIXED2(ratio_x100(f.loops_per_sec, b.loops_per_sec)),
+	       FIXED2(ratio_x100(f.cpu_pct, b.cpu_pct)),
+	       FIXED2(ratio_x100(f.loops_per_cpu_pct, b.loops_per_cpu_pct)));
 }

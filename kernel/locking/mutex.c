@@ -26,6 +26,7 @@
 #endif
 
 #include "mutex-debug-hooks.h"
+#include "mutex-spin.h"
 
 void __mutex_init(struct mutex *lock, const char *name, const char *key)
 {
@@ -34,6 +35,7 @@ void __mutex_init(struct mutex *lock, const char *name, const char *key)
 		atomic_set(&lock->count, 1);
 		spin_lock_init(&lock->wait_lock);
 		INIT_LIST_HEAD(&lock->wait_list);
+		mutex_spin_init(lock);
 		debug_mutex_init(lock, name);
 	}
 	/*
@@ -78,6 +80,9 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
+	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
+	if (mutex_optimistic_spin(lock))
+		return 0;
 	debug_mutex_init_waiter(&waiter, state);
 	spin_lock(&lock->wait_lock);
 	for (;;) {
@@ -90,6 +95,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 			break;
 		if (state == TASK_INTERRUPTIBLE && signal_pending(task))
 			goto interrupted;
+		if (requeue)
+			mutex_waiter_lost(lock, &waiter);
 		queue_waiter(lock, &waiter, requeue);
 		__set_task_state(task, state);
 		spin_unlock(&lock->wait_lock);
@@ -100,6 +107,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 		list_del(&waiter.list);
 		debug_mutex_remove_waiter(lock, &waiter, waiter.ti);
 		requeue = true;
+		if (mutex_handoff_received(lock))
+			break;
 	}
 	/* Ours. Nobody waits? Then 0, so our unlock stays on the fastpath. */
 	if (list_empty(&lock->wait_list))
@@ -116,6 +125,7 @@ interrupted:
 	 * even if an unlock's wakeup brought us here: a newcomer took the
 	 * lock after that unlock. A wakeup from here would be spurious.
 	 */
+	mutex_handoff_cancel(lock);
 	spin_unlock(&lock->wait_lock);
 	return -EINTR;
 }
@@ -146,6 +156,11 @@ static noinline fastcall void __mutex_unlock_slowpath(atomic_t *count)
 		return;
 	}
 	debug_mutex_clear_owner(lock);
+	/* A waiter asked for it: it gets the lock, still locked, from us. */
+	if (mutex_handoff(lock)) {
+		spin_unlock(&lock->wait_lock);
+		return;
+	}
 	/* Fastpaths that left count at 0 or below need it set free here. */
 	if (__mutex_slowpath_needs_to_unlock())
 		atomic_set(&lock->count, 1);
@@ -183,6 +198,7 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 	/* Before it may block: the validator speaks before a deadlock. */
 	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+	mutex_set_owner(lock);
 }
 
 #ifdef CONFIG_PROVE_LOCKING
@@ -210,6 +226,8 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 					   __mutex_lock_interruptible_slowpath);
 	if (ret)
 		lock_release(&lock->dep_map, _RET_IP_);
+	else
+		mutex_set_owner(lock);
 	return ret;
 }
 
@@ -227,8 +245,10 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 	taken = __mutex_fastpath_trylock(&lock->count,
 					 __mutex_trylock_slowpath);
 	/* Only a lock it got: a trylock never waits, so orders nothing. */
-	if (taken)
+	if (taken) {
 		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
+		mutex_set_owner(lock);
+	}
 	return taken;
 }
 
@@ -241,5 +261,6 @@ __mutex_entry void fastcall mutex_unlock(struct mutex *lock)
 	if (!debug_mutex_enter(lock, false))
 		return;
 	lock_release(&lock->dep_map, _RET_IP_);
+	mutex_clear_owner(lock);
 	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
 }

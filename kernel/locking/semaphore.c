@@ -10,6 +10,18 @@
 #include <sched.h>
 #include <semaphore.h>
 
+/*
+ * The same context check as the mutex, so that the two compare fairly:
+ * might_sleep() in the debug build, where every mutex call that may sleep
+ * makes it too (debug_mutex_enter()), and nothing in the other builds,
+ * whose mutex_lock() is the bare fastpath. So it was in 2006.
+ */
+#ifdef CONFIG_DEBUG_MUTEXES
+#define sem_might_sleep()	might_sleep()
+#else
+#define sem_might_sleep()	do { } while (0)
+#endif
+
 /* The validator refuses to re-initialise a semaphore its caller holds. */
 void __sema_init(struct semaphore *sem, int val, const char *key)
 {
@@ -72,7 +84,7 @@ static noinline int __down_common(struct semaphore *sem, int state)
 
 void down(struct semaphore *sem)
 {
-	might_sleep();
+	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
 	if (atomic_dec_return(&sem->count) < 0)
 		__down_common(sem, TASK_UNINTERRUPTIBLE);
@@ -82,7 +94,7 @@ int down_interruptible(struct semaphore *sem)
 {
 	int ret = 0;
 
-	might_sleep();
+	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
 	if (atomic_dec_return(&sem->count) < 0)
 		ret = __down_common(sem, TASK_INTERRUPTIBLE);

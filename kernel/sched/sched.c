@@ -166,7 +166,7 @@ static void finish_task_switch(struct task_struct *prev)
 	arch_local_irq_enable();
 }
 
-void schedule_tail(struct task_struct *prev)
+asmlinkage void schedule_tail(struct task_struct *prev)
 {
 	finish_task_switch(prev);
 	preempt_enable();

@@ -127,6 +127,9 @@ def _add_bench(sub):
                    f"(default: VFS {bench.VFS_SECS}, synchro {bench.SYNCHRO_SECS})")
     p.add_argument("--tasks", type=int, default=bench.VFS_TASKS,
                    help=f"tasks of the VFS test (default {bench.VFS_TASKS})")
+    p.add_argument("--runs", type=int, default=bench.RUNS,
+                   help=f"boots per configuration, for the median and range "
+                   f"(default {bench.RUNS})")
     _add_accel(p)
     p.add_argument("--outdir", default="build/bench", help="logs, CSV, plots")
     p.add_argument("--from-logs", action="store_true",
@@ -241,9 +244,9 @@ def cmd_bench(ap, arches, opts):
     _check_arches(ap, arches, names)
     _check_mutexes(ap, [opts.mutex])
     cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
-    _check_positive(ap, secs=opts.secs, tasks=opts.tasks)
+    _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs)
     return bench.run(".", arches, names, cpus, opts.mutex, opts.secs, opts.tasks,
-                     opts.accel, _path(opts.outdir), opts.from_logs)
+                     opts.accel, _path(opts.outdir), opts.from_logs, opts.runs)
 
 
 def cmd_check_runner(ap, arches, opts):

@@ -1,19 +1,24 @@
 """make bench: the in-kernel benchmarks in QEMU, as CSV, plots and a table.
 
-The MUTEX build (default native) of each arch boots once per CPU count
-(the arch's ARCH_BENCH_CPUS unless counts are given) with "bench=all":
-synchro-test, then the VFS test with the semaphore and with the mutex.
-Each boot keeps its serial log as OUTDIR/ARCH-cpusN.log.  The boots run
-one after another, never side by side: they measure time.
+The MUTEX build (default native) of each arch boots RUNS times (default 3)
+per CPU count (the arch's ARCH_BENCH_CPUS unless counts are given) with
+"bench=all": synchro-test, then the VFS test with the semaphore, the 2006
+mutex and, in the spin build, the spinning mutex without and with handoff.
+Each boot keeps its serial log as OUTDIR/ARCH-cpusN-runK.log.  The boots
+run one after another, never side by side: they measure time.
 
 The kernel prints its results as "bench: KIND key=value ..." lines (see
-kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line, with
-the columns arch, cpus, kind and the union of the keys.  Then:
-  - a table of the VFS and synchro results is printed,
+kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line and
+boot, with the columns arch, cpus, run, kind and the union of the keys.
+The runs of one configuration are then summed up: OUTDIR/bench-summary.csv
+has, for every figure, its median over the runs and its min and max
+(KEY, KEY_min, KEY_max).  Then:
+  - a table of the VFS and synchro results is printed, each figure as
+    "median (min-max)",
   - gnuplot draws OUTDIR/vfs-ARCH.png (loops per second and CPU use
-    against the CPU count, semaphore and mutex) and
-    OUTDIR/synchro-ARCH.png (acquisitions per second against the CPU
-    count, and each thread's share at the largest count).
+    against the CPU count, per lock) and OUTDIR/synchro-ARCH.png
+    (acquisitions per second against the CPU count, and each thread's
+    share at the largest count), the medians with min-max error bars.
 
 With from_logs the builds and boots are skipped and the logs already in
 OUTDIR are read.  The exit code is 0, or 1 if a boot failed or a run broke
@@ -32,13 +37,21 @@ from .build import BuildConfig
 from .runner import at
 from .verdict import STATUS_BENCH_DONE, STATUS_MEANING
 
-LINE = re.compile(r"bench: ([a-z-]+)(?: mutex/sem)?((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
+LINE = re.compile(r"bench: ([a-z-]+)((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
 VFS_SECS = 10           # as the 2006 patches' "test-mutex V 16 10"
 SYNCHRO_SECS = 5
 VFS_TASKS = 16
+RUNS = 3
+# The VFS test's locks, in the order the kernel runs them (kernel/bench).
+VFS_LOCKS = ("sem", "mutex", "spin", "handoff")
+VFS_LOCK_TITLES = {"sem": "semaphore", "mutex": "mutex (2006)",
+                   "spin": "spinning mutex", "handoff": "spinning mutex + handoff"}
+# What names a result rather than measures it: the runs of a configuration
+# with the same values of these are summed up together.
+IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread")
 
 
-def parse_log(path, arch, cpus):
+def parse_log(path, arch, cpus, run=1):
     """The bench lines of one serial log as dicts; and whether it ended well."""
     rows, ended, failed = [], False, False
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -55,12 +68,80 @@ def parse_log(path, arch, cpus):
                 continue
             if kind in ("start", "synchro-progress"):
                 continue
-            rows.append({"arch": arch, "cpus": cpus, "kind": kind, **fields})
+            if kind == "synchro":
+                secs = max(float(fields["secs"]), 0.01)
+                fields["acq_per_sec"] = f"{int(fields['total']) / secs:.0f}"
+            rows.append({"arch": arch, "cpus": cpus, "run": run, "kind": kind, **fields})
     return rows, ended and not failed
 
 
+def _number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def median(values):
+    """The median of a non-empty list of numbers."""
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[mid]
+    return (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _plain(x):
+    """A number as the kernel would print it: no ".0" for a whole one."""
+    return str(int(x)) if x == int(x) else f"{x:.4f}".rstrip("0")
+
+
+def summarize(rows):
+    """One row per result over the runs: each figure's median, min and max.
+
+    Rows with the same IDENTITY values are runs of the same result.  A
+    numeric field KEY becomes KEY (the median), KEY_min and KEY_max; runs
+    says how many runs there were.  Other fields keep the first run's value.
+    """
+    groups = {}
+    for row in rows:
+        key = tuple(str(row.get(k, "")) for k in IDENTITY)
+        groups.setdefault(key, []).append(row)
+    out = []
+    for runs in groups.values():
+        summary = {k: runs[0][k] for k in IDENTITY if k in runs[0]}
+        summary["runs"] = len(runs)
+        for field in runs[0]:
+            if field in IDENTITY or field == "run":
+                continue
+            values = [_number(r.get(field)) for r in runs]
+            if any(v is None for v in values):
+                summary[field] = runs[0][field]
+                continue
+            summary[field] = _plain(median(values))
+            summary[f"{field}_min"] = _plain(min(values))
+            summary[f"{field}_max"] = _plain(max(values))
+        out.append(summary)
+    return out
+
+
+def spread(row, key, fmt):
+    """A summary figure as "median (min-max)", or the median of one run."""
+    med = format(float(row[key]), fmt)
+    if int(row.get("runs", 1)) < 2:
+        return med
+    return f"{med} ({format(float(row[key + '_min']), fmt)}-{format(float(row[key + '_max']), fmt)})"
+
+
+def scaled(row, key, factor):
+    """A summary figure (median, min, max) times factor, for spread()."""
+    return {"runs": row.get("runs", 1),
+            **{k: float(row[k]) * factor for k in (key, f"{key}_min", f"{key}_max")
+               if k in row}}
+
+
 def write_csv(rows, path):
-    columns = ["arch", "cpus", "kind"]
+    columns = ["arch", "cpus", "kind"] + [k for k in ("run", "runs") if rows and k in rows[0]]
     for row in rows:
         columns += [key for key in row if key not in columns]
     with open(path, "w", newline="") as f:
@@ -75,43 +156,49 @@ def select(rows, kind, **match):
 
 
 def print_table(rows):
+    """The tables of the summary rows: medians (min-max) over the runs."""
     vfs = select(rows, "vfs")
     if vfs:
-        print("VFS test: create+close+unlink of per-task files in one directory")
-        head = (f"{'arch':<7}{'cpus':>4}{'tasks':>6}  {'lock':<6}{'loops/s':>10}"
-                f"{'cpu%':>7}{'loops/s/cpu%':>13}{'cs/loop':>8}{'wake/loop':>10}")
-        print(head)
+        runs = max(int(r.get("runs", 1)) for r in vfs)
+        print(f"VFS test: create+close+unlink of per-task files in one directory"
+              f" (median (min-max) of {runs} boot(s))")
+        print(f"{'arch':<7}{'cpus':>4}{'tasks':>6}  {'lock':<8}{'loops/s':>24}"
+              f"{'cpu%':>20}{'loops/s/cpu%':>22}{'cs/loop':>26}")
         for r in vfs:
-            print(f"{r['arch']:<7}{r['cpus']:>4}{r['tasks']:>6}  {r['lock']:<6}"
-                  f"{float(r['loops_per_sec']):>10.0f}{r['cpu_pct']:>7}"
-                  f"{float(r['loops_per_cpu_pct']):>13.1f}{r['cs_per_loop']:>8}"
-                  f"{r['wakeups_per_loop']:>10}")
+            print(f"{r['arch']:<7}{r['cpus']:>4}{r['tasks']:>6}  {r['lock']:<8}"
+                  f"{spread(r, 'loops_per_sec', '.0f'):>24}{spread(r, 'cpu_pct', '.1f'):>20}"
+                  f"{spread(r, 'loops_per_cpu_pct', '.0f'):>22}"
+                  f"{spread(r, 'cs_per_loop', '.4f'):>26}")
         print()
-        if any("cpu_us_per_loop" in r for r in vfs):
-            print("where the time goes, per loop (two lock acquisitions)")
-            print(f"{'arch':<7}{'cpus':>4}  {'lock':<6}{'cpu_us':>8}{'wait_us':>9}"
-                  f"{'hold_us':>9}{'contended%':>11}")
-            for r in vfs:
-                print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<6}"
-                      f"{r.get('cpu_us_per_loop', ''):>8}{r.get('wait_us_per_loop', ''):>9}"
-                      f"{r.get('hold_us_per_loop', ''):>9}{r.get('contended_pct', ''):>11}")
-            print()
-        print("mutex/semaphore, same boot")
-        print(f"{'arch':<7}{'cpus':>4}{'throughput':>11}{'cpu':>6}{'efficiency':>11}")
+        print("per loop (two lock acquisitions), fairness among the tasks, longest wait")
+        print(f"{'arch':<7}{'cpus':>4}  {'lock':<8}{'cpu_us':>20}{'wait_us':>24}"
+              f"{'jain':>22}{'max_wait_ms':>22}")
+        for r in vfs:
+            if "jain" not in r:
+                continue
+            print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<8}"
+                  f"{spread(r, 'cpu_us_per_loop', '.1f'):>20}"
+                  f"{spread(r, 'wait_us_per_loop', '.1f'):>24}"
+                  f"{spread(r, 'jain', '.3f'):>22}"
+                  f"{spread(scaled(r, 'max_wait_us', 0.001), 'max_wait_us', '.0f'):>22}")
+        print()
+        print("ratios, each from the same boot: lock / base")
+        print(f"{'arch':<7}{'cpus':>4}  {'lock/base':<15}{'throughput':>20}{'cpu':>20}"
+              f"{'efficiency':>20}")
         for r in select(rows, "vfs-ratio"):
-            print(f"{r['arch']:<7}{r['cpus']:>4}{r['throughput']:>11}{r['cpu']:>6}"
-                  f"{r['efficiency']:>11}")
+            print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock'] + '/' + r['base']:<15}"
+                  f"{spread(r, 'throughput', '.2f'):>20}{spread(r, 'cpu', '.2f'):>20}"
+                  f"{spread(r, 'efficiency', '.2f'):>20}")
         print()
     syn = select(rows, "synchro")
     if syn:
         print("synchro-test: acquisitions, fairness (share of the total per thread)")
-        print(f"{'arch':<7}{'cpus':>4}  {'lock':<6}{'threads':>8}{'total':>10}"
-              f"{'acq/s':>9}{'min%':>7}{'max%':>7}{'jain':>8}{'max_in':>7}")
+        print(f"{'arch':<7}{'cpus':>4}  {'lock':<6}{'threads':>8}{'acq/s':>24}"
+              f"{'min%':>20}{'max%':>20}{'jain':>22}")
         for r in syn:
-            rate = int(r["total"]) / max(float(r["secs"]), 0.01)
             print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<6}{r['threads']:>8}"
-                  f"{r['total']:>10}{rate:>9.0f}{r['min_share']:>7}"
-                  f"{r['max_share']:>7}{r['jain']:>8}{r['max_inside']:>7}")
+                  f"{spread(r, 'acq_per_sec', '.0f'):>24}{spread(r, 'min_share', '.1f'):>20}"
+                  f"{spread(r, 'max_share', '.1f'):>20}{spread(r, 'jain', '.3f'):>22}")
         print()
 
 
@@ -122,8 +209,17 @@ def write_dat(path, header, lines):
             f.write(" ".join(str(x) for x in line) + "\n")
 
 
+def _errorbars(row, key):
+    """median min max of a summary figure (all three the same for one run)."""
+    return (row[key], row.get(f"{key}_min", row[key]), row.get(f"{key}_max", row[key]))
+
+
 def plot_arch(rows, arch, outdir):
-    """Writes the .dat files and gnuplot script of one arch; returns the script."""
+    """Writes the .dat files and gnuplot script of one arch; returns the script.
+
+    rows are summary rows: each point is a median, its error bar the min
+    and max over the runs.
+    """
     vfs = {}
     for r in select(rows, "vfs", arch=arch):
         vfs.setdefault(int(r["cpus"]), {})[r["lock"]] = r
@@ -132,52 +228,61 @@ def plot_arch(rows, arch, outdir):
         syn.setdefault(int(r["cpus"]), {})[r["lock"]] = r
     script = []
     if vfs:
+        locks = [lock for lock in VFS_LOCKS if all(lock in v for v in vfs.values())]
         dat = os.path.join(outdir, f"vfs-{arch}.dat")
-        write_dat(dat, "cpus sem_loops_per_sec mutex_loops_per_sec sem_cpu_pct mutex_cpu_pct",
-                  [(c, v["sem"]["loops_per_sec"], v["mutex"]["loops_per_sec"],
-                    v["sem"]["cpu_pct"], v["mutex"]["cpu_pct"])
-                   for c, v in sorted(vfs.items()) if "sem" in v and "mutex" in v])
-        tasks = next(iter(vfs.values()))["sem"]["tasks"]
+        write_dat(dat, "cpus, then per lock (" + " ".join(locks) + "): loops_per_sec "
+                  "median min max, cpu_pct median min max",
+                  [(c, *[x for lock in locks for key in ("loops_per_sec", "cpu_pct")
+                         for x in _errorbars(v[lock], key)])
+                   for c, v in sorted(vfs.items())])
+        tasks = next(iter(vfs.values()))[locks[0]]["tasks"]
+        runs = next(iter(vfs.values()))[locks[0]].get("runs", 1)
+
+        def curves(offset):
+            return ", ".join(
+                f"'{dat}' using 1:{2 + 6 * i + offset}:{3 + 6 * i + offset}:"
+                f"{4 + 6 * i + offset} with yerrorlines title '{VFS_LOCK_TITLES[lock]}'"
+                for i, lock in enumerate(locks))
         script += [
             f"set output '{os.path.join(outdir, f'vfs-{arch}.png')}'",
             f"set multiplot layout 1,2 title 'VFS test on {arch}: {tasks} tasks, "
-            "create+close+unlink in one directory'",
+            f"create+close+unlink in one directory (median, min-max of {runs} boots)'",
             "set xlabel 'CPUs'", "set xtics (1,2,4,8)",
             "set ylabel 'loops per second'", "set yrange [0:*]",
-            f"plot '{dat}' using 1:2 with linespoints title 'semaphore', "
-            f"'' using 1:3 with linespoints title 'mutex'",
+            f"plot {curves(0)}",
             "set ylabel 'CPU utilization (%)'", "set yrange [0:100]",
-            f"plot '{dat}' using 1:4 with linespoints title 'semaphore', "
-            f"'' using 1:5 with linespoints title 'mutex'",
+            f"plot {curves(3)}",
             "unset multiplot", "set yrange [*:*]",
         ]
     if syn:
         dat = os.path.join(outdir, f"synchro-{arch}.dat")
-        write_dat(dat, "cpus mutex_acq_per_sec sem_acq_per_sec",
-                  [(c, int(v["mutex"]["total"]) / float(v["mutex"]["secs"]),
-                    int(v["sem"]["total"]) / float(v["sem"]["secs"]))
+        write_dat(dat, "cpus mutex_acq_per_sec(median min max) sem_acq_per_sec(median min max)",
+                  [(c, *_errorbars(v["mutex"], "acq_per_sec"), *_errorbars(v["sem"], "acq_per_sec"))
                    for c, v in sorted(syn.items()) if "sem" in v and "mutex" in v])
         top = max(syn)
         shares = {}
         for r in select(rows, "synchro-share", arch=arch, cpus=top):
-            shares.setdefault(int(r["thread"]), {})[r["lock"]] = r["share"]
+            shares.setdefault(int(r["thread"]), {})[r["lock"]] = _errorbars(r, "share")
         sdat = os.path.join(outdir, f"synchro-shares-{arch}.dat")
-        write_dat(sdat, "thread mutex_share sem_share",
-                  [(t, s.get("mutex", 0), s.get("sem", 0)) for t, s in sorted(shares.items())])
+        zero = (0, 0, 0)
+        write_dat(sdat, "thread mutex_share(median min max) sem_share(median min max)",
+                  [(t, *s.get("mutex", zero), *s.get("sem", zero))
+                   for t, s in sorted(shares.items())])
         fair = 100.0 / max(len(shares), 1)
         script += [
             f"set output '{os.path.join(outdir, f'synchro-{arch}.png')}'",
             f"set multiplot layout 1,2 title 'synchro-test on {arch}: "
-            "one mutex thread and one semaphore thread per CPU'",
+            "one mutex thread and one semaphore thread per CPU (median, min-max)'",
             "set xlabel 'CPUs'", "set xtics (1,2,4,8)",
             "set ylabel 'acquisitions per second'", "set yrange [0:*]",
-            "set style data linespoints",
-            f"plot '{dat}' using 1:2 title 'mutex', '' using 1:3 title 'semaphore'",
+            f"plot '{dat}' using 1:2:3:4 with yerrorlines title 'mutex', "
+            "'' using 1:5:6:7 with yerrorlines title 'semaphore'",
             f"set xlabel 'thread ({top} CPUs)'", "set xtics 1",
             "set ylabel 'share of all acquisitions (%)'",
-            "set style data histogram", "set style histogram clustered",
+            "set style data histogram", "set style histogram errorbars gap 1 lw 1",
             "set style fill solid 0.6 border -1", "set boxwidth 0.9",
-            f"plot '{sdat}' using 2:xtic(1) title 'mutex', '' using 3 title 'semaphore', "
+            f"plot '{sdat}' using 2:3:4:xtic(1) title 'mutex', "
+            f"'' using 5:6:7 title 'semaphore', "
             f"{fair} with lines dashtype 2 title 'equal share'",
             "unset multiplot", "set style data linespoints", "set yrange [*:*]",
         ]
@@ -188,7 +293,7 @@ def plot(rows, outdir):
     if not shutil.which("gnuplot"):
         print("gnuplot not found: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
         return False
-    script = ["set terminal pngcairo size 1000,440 font ',10'", "set grid",
+    script = ["set terminal pngcairo size 1000,440 font ',10' noenhanced", "set grid",
               "set key below"]
     arches = []
     for r in rows:
@@ -220,8 +325,9 @@ def boot(arch, image, cpus, settings, accel, log_path):
     append = (f"bench=all synchro.secs={synchro_secs} "
               f"vfs.secs={vfs_secs} vfs.tasks={vfs_tasks}")
     argv = qemu.command(arch, qemu.Boot(image, cpus, append), accel)
-    # The guest's own timing plus boot and thread start-up, generously.
-    timeout = 3 * (synchro_secs + 2 * vfs_secs) + 120
+    # The guest's own timing (up to four VFS runs and their half-second
+    # warm-ups) plus boot and thread start-up, generously.
+    timeout = 3 * (synchro_secs + 4 * (vfs_secs + 1)) + 120
     try:
         with open(log_path, "wb") as log:
             code = qemu.run_to_file(argv, log, timeout)
@@ -257,7 +363,8 @@ def build_targets(root, arches, names, mutex, given):
 
 
 def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
-        tasks=VFS_TASKS, accel="tcg", outdir="build/bench", from_logs=False):
+        tasks=VFS_TASKS, accel="tcg", outdir="build/bench", from_logs=False,
+        runs=RUNS):
     """The whole of make bench; its exit code."""
     given = names is not None
     names = names or tuple(arches)
@@ -279,42 +386,61 @@ def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
         counts = cpus or (logged_counts(outdir, arch.name) if from_logs
                           else arch.bench_cpus)
         for count in counts:
-            log = os.path.join(outdir, f"{arch.name}-cpus{count}.log")
-            if not from_logs:
-                print(f"bench: {arch.name}, {count} CPU(s) ... (log: {log})", flush=True)
-                status = boot(arch, image, count, settings, use, log)
-                if status != STATUS_BENCH_DONE:
-                    meaning = STATUS_MEANING.get(status, "no status from the kernel")
-                    bad.append(f"{arch.name}-cpus{count}: exit status {status} ({meaning})")
-            rows += _collect(log, arch.name, count, bad)
+            for k in (logged_runs(outdir, arch.name, count) if from_logs
+                      else range(1, runs + 1)):
+                name = f"{arch.name}-cpus{count}-run{k}"
+                log = os.path.join(outdir, f"{name}.log")
+                if not from_logs:
+                    print(f"bench: {arch.name}, {count} CPU(s), run {k} of {runs} ... "
+                          f"(log: {log})", flush=True)
+                    status = boot(arch, image, count, settings, use, log)
+                    if status != STATUS_BENCH_DONE:
+                        meaning = STATUS_MEANING.get(status, "no status from the kernel")
+                        bad.append(f"{name}: exit status {status} ({meaning})")
+                rows += _collect(log, name, (arch.name, count, k), bad)
     return _report(rows, outdir, bad)
 
 
-def logged_counts(outdir, arch_name):
-    """The CPU counts of arch_name's logs in outdir (ARCH-cpusN.log), in order."""
-    found = re.compile(re.escape(arch_name) + r"-cpus(\d+)\.log")
+LOG_NAME = r"-cpus(\d+)-run(\d+)\.log"
+
+
+def _logs(outdir, arch_name):
+    found = re.compile(re.escape(arch_name) + LOG_NAME)
     names = os.listdir(outdir) if os.path.isdir(outdir) else []
-    return sorted(int(m.group(1)) for m in map(found.fullmatch, names) if m)
+    return [(int(m.group(1)), int(m.group(2))) for m in map(found.fullmatch, names) if m]
 
 
-def _collect(log, arch_name, cpus, bad):
+def logged_counts(outdir, arch_name):
+    """The CPU counts of arch_name's logs in outdir (ARCH-cpusN-runK.log), in order."""
+    return sorted({count for count, _ in _logs(outdir, arch_name)})
+
+
+def logged_runs(outdir, arch_name, cpus):
+    """The run numbers of arch_name's logs at cpus CPUs in outdir, in order."""
+    return sorted(k for count, k in _logs(outdir, arch_name) if count == cpus)
+
+
+def _collect(log, name, where, bad):
     """The rows of one log; a line in bad when it is missing or incomplete."""
     if not os.path.exists(log):
-        bad.append(f"{arch_name}-cpus{cpus}: no log {log}")
+        bad.append(f"{name}: no log {log}")
         return []
-    got, ok = parse_log(log, arch_name, cpus)
+    got, ok = parse_log(log, *where)
     if not ok:
-        bad.append(f"{arch_name}-cpus{cpus}: incomplete, or an invariant broke (see {log})")
+        bad.append(f"{name}: incomplete, or an invariant broke (see {log})")
     return got
 
 
 def _report(rows, outdir, bad):
     csv_path = os.path.join(outdir, "bench.csv")
     write_csv(rows, csv_path)
+    summary = summarize(rows)
+    summary_path = os.path.join(outdir, "bench-summary.csv")
+    write_csv(summary, summary_path)
     print()
-    print_table(rows)
-    print(f"csv: {csv_path}")
-    plot(rows, outdir)
+    print_table(summary)
+    print(f"csv: {csv_path} (every boot), {summary_path} (median, min, max)")
+    plot(summary, outdir)
     for line in dict.fromkeys(bad):
         print(f"FAILED: {line}")
     return 1 if bad else 0

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 
 # The mutex builds of the Makefile (MUTEX=...); the same for every arch.
-MUTEXES = ("native", "dec", "xchg", "null", "debug")
+MUTEXES = ("native", "dec", "xchg", "null", "debug", "spin")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ A selection gives arches, mutex builds and CPU counts; each one left out
 means all of its values (see scripts/test.mk for the history):
   - every selected arch x mutex build x CPU count boots with
     expect_cpus=N; the CPU counts are the given ones, else the arch's
-    ARCH_TEST_CPUS_NATIVE for the native build and ARCH_TEST_CPUS for the
+    ARCH_TEST_CPUS_NATIVE for the native build, the largest of its
+    ARCH_TEST_CPUS for the spin build (it spins only with a second CPU;
+    on one it runs the native build's code), and ARCH_TEST_CPUS for the
     others;
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
     build's raw image, at the native CPU counts, and, if it has a firmware
@@ -16,7 +18,8 @@ means all of its values (see scripts/test.mk for the history):
     (console.py), at 2 CPUs; i386's native build has a shorter one;
   - every other boot asks for its tests (test=): a kernel told nothing
     boots to its console instead;
-  - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n) when its
+  - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n), built as
+    the 2006 kernels were (-Os, -mregparm=3, no frame pointers), when its
     arch and the native build are selected and no CPU count was given;
   - each selected arch boots the lock-order validator's build (debug with
     CONFIG_PROVE_LOCKING=y) once, at its largest ARCH_TEST_CPUS count,
@@ -37,8 +40,13 @@ from .build import MUTEXES, BuildConfig
 from .runner import BootSpec, choose_accels, print_report, run_specs
 from .verdict import StepResult, exit_code, total_line
 
+# The build choices of the 2006 kernels (docs/sizes.md), i386 only.
+SIZE_CONF = ("CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
+             "CONFIG_FRAME_POINTER=n")
 # The uniprocessor kernel: spinlocks are only preemption control there.
-UP_BUILD = BuildConfig("i386", "native", "CONFIG_SMP=n")
+# Built with the 2006 choices, it also checks that the whole kernel works
+# with them, at no extra boot.
+UP_BUILD = BuildConfig("i386", "native", f"CONFIG_SMP=n {SIZE_CONF}")
 # The console checks: the debug build's session on every arch, and one
 # of a build without mutex debugging.
 CONSOLE_CPUS = 2
@@ -97,8 +105,7 @@ def test_plan(arches, sel, timeout=1200):
         for mutex in mutexes:
             cfg = BuildConfig(name, mutex)
             plan.add_build(cfg)
-            native = mutex == "native"
-            counts = sel.cpus or (arch.test_cpus_native if native else arch.test_cpus)
+            counts = sel.cpus or _test_cpus(arch, mutex)
             for cpus in counts:
                 plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
                                                arch.boot_image, cpus, timeout))
@@ -119,6 +126,15 @@ def test_plan(arches, sel, timeout=1200):
     if sel.nothing_given():
         _add_checks(plan, arches, names)
     return plan
+
+
+def _test_cpus(arch, mutex):
+    """The CPU counts a mutex build boots with when none are given."""
+    if mutex == "native":
+        return arch.test_cpus_native
+    if mutex == "spin":
+        return (max(arch.test_cpus),)
+    return arch.test_cpus
 
 
 def _add_prove_locking(plan, arch, timeout):

@@ -25,6 +25,7 @@ class TestPlan(unittest.TestCase):
         expected = 0
         for arch in ARCHES.values():
             expected += len(arch.test_cpus_native) + 4 * len(arch.test_cpus)
+            expected += 1       # the spin build, at the largest count
             if arch.raw_image:
                 expected += len(arch.test_cpus_native)
             if arch.firmware_shim:
@@ -37,12 +38,16 @@ class TestPlan(unittest.TestCase):
         self.assertIn("arm-native-img-cpus4", names(plan))
         self.assertIn("i386-native-cpus8", names(plan))
         self.assertIn("i386-native-up", names(plan))
+        self.assertIn("arm-spin-cpus4", names(plan))
+        self.assertNotIn("arm-spin-cpus1", names(plan))
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
                           plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
-                         ("CONFIG_SMP=n", 1, "test=* expect_cpus=1 hung_task_timeout=0"))
+                         ("CONFIG_SMP=n CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
+                          "CONFIG_FRAME_POINTER=n", 1,
+                          "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("build", "i386"), ("model", "i386"), ("runner", "i386"),
                           ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The spinning mutex (CONFIG_MUTEX_SPIN_ON_OWNER): a task that finds the
+ * lock held by a running owner spins and takes it without sleeping, and
+ * a sleeping waiter cannot starve under a storm of spinners: once it asks
+ * for handoff, the very next unlock gives it the lock. Everything is
+ * counted (sleeps, unlocks), nothing is timed. The other mutex suites run
+ * in this build too and check mutual exclusion and the API.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <mutex.h>
+#include <time.h>
+#include "helpers.h"
+
+/* ---------------------------------------------------------------- spinning */
+
+struct spin_round {
+	struct mutex m;
+	volatile int held;	/* the holder has the lock */
+	volatile int go;	/* the contender may try */
+	bool seen_spinning;	/* the holder saw it in the spin queue */
+	bool seen_waiting;	/* ... or on the wait list */
+	unsigned long slept;	/* the contender's sleeps in mutex_lock() */
+};
+
+/* Holds the lock, running, until the contender spins or sleeps on it. */
+static int spin_holder(void *arg)
+{
+	struct spin_round *r = arg;
+
+	mutex_lock(&r->m);
+	/* Stay on this CPU: the owner must be running all along. */
+	preempt_disable();
+	r->held = 1;
+	r->go = 1;
+	while (!osq_is_locked(&r->m.osq) && list_empty(&r->m.wait_list))
+		cpu_relax();
+	r->seen_spinning = osq_is_locked(&r->m.osq);
+	r->seen_waiting = !list_empty(&r->m.wait_list);
+	mutex_unlock(&r->m);
+	preempt_enable();
+	return 0;
+}
+
+static int spin_contender(void *arg)
+{
+	struct spin_round *r = arg;
+	unsigned long before;
+
+	while (!READ_ONCE(r->go))
+		cpu_relax();
+	before = current->nvcsw;
+	mutex_lock(&r->m);
+	r->slept = current->nvcsw - before;
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* One round, the two tasks on CPUs 0 and 1; returns true if it spun. */
+static bool spin_round(struct kunit *test, struct spin_round *r)
+{
+	struct task_struct *holder, *contender;
+
+	memset(r, 0, sizeof(*r));
+	mutex_init(&r->m);
+	holder = kthread_create(spin_holder, r, "spinhold");
+	contender = kthread_create(spin_contender, r, "spincont");
+	KUNIT_ASSERT_NOT_NULL(test, holder);
+	KUNIT_ASSERT_NOT_NULL(test, contender);
+	kthread_bind(holder, 0);
+	kthread_bind(contender, 1);
+	wake_up_process(holder);
+	wake_up_process(contender);
+	KUNIT_EXPECT_EQ(test, kthread_join(holder), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(contender), 0);
+	return r->seen_spinning && !r->slept;
+}
+
+static void spins_on_running_owner(struct kunit *test)
+{
+	static struct spin_round r;
+	int spun = 0, slept = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "spinning needs a second CPU");
+	/*
+	 * A round may end up sleeping when the contender's CPU has another
+	 * task to run; one round in three that spins is the claim.
+	 */
+	for (int i = 0; i < 3; i++)
+		spun += spin_round(test, &r);
+	KUNIT_EXPECT_GE(test, spun, 1);
+
+	/* Spinning off: the contender always queues and sleeps. */
+	mutex_spin_on_owner = 0;
+	for (int i = 0; i < 3; i++) {
+		spin_round(test, &r);
+		slept += r.seen_waiting && r.slept >= 1;
+	}
+	mutex_spin_on_owner = 1;
+	KUNIT_EXPECT_EQ(test, slept, 3);
+}
+
+/* ---------------------------------------------------------------- handoff */
+
+#define STORM_HOLD_US	20
+#define STORM_SLEEP_EVERY	8	/* the owner sleeps holding it, now and then */
+#define STORM_MAX_UNLOCKS	50000	/* ends the storm if the waiter starves */
+#define WAITER_ROUNDS	20
+
+struct storm {
+	struct mutex m;
+	struct task_struct *waiter;
+	int stop;
+	atomic_t unlocks;
+	/* unlocks that found the waiter's handoff request and ignored it */
+	atomic_t passed;
+};
+
+static int storm_fn(void *arg)
+{
+	struct storm *s = *(struct storm **)arg;
+	unsigned int round = 0;
+
+	while (!READ_ONCE(s->stop) &&
+	       atomic_read(&s->unlocks) < STORM_MAX_UNLOCKS) {
+		mutex_lock(&s->m);
+		/*
+		 * An owner that sleeps sends the waiters to sleep too, the
+		 * waiter under test among them; all other times the lock
+		 * is held by a running owner and the others spin.
+		 */
+		if (++round % STORM_SLEEP_EVERY)
+			udelay(STORM_HOLD_US);
+		else
+			msleep(1);
+		/*
+		 * A request seen now must be served by this very unlock:
+		 * if the waiter's next lock finds more than one such unlock,
+		 * the lock went to someone else after the request.
+		 */
+		if (READ_ONCE(s->m.handoff) == s->waiter)
+			atomic_inc(&s->passed);
+		atomic_inc(&s->unlocks);
+		mutex_unlock(&s->m);
+	}
+	return 0;
+}
+
+static void waiter_cannot_starve(struct kunit *test)
+{
+	static struct storm s;
+	struct storm *args[MAX_WORKERS];
+	struct workers w;
+	unsigned long max_sleeps = 0, total_sleeps = 0, bound;
+	int max_passed = 0, n = max(num_online_cpus(), 2U);
+
+	memset(&s, 0, sizeof(s));
+	mutex_init(&s.m);
+	s.waiter = current;
+	for (int i = 0; i < n; i++)
+		args[i] = &s;
+	/*
+	 * Queued once, then at most mutex_handoff_after lost wakeups before
+	 * asking; a storm task that asked first is served first, once each.
+	 */
+	bound = (mutex_handoff_after + 1) * (n + 1);
+	/* One spinner per CPU, always taking the lock back at once. */
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, storm_fn, args,
+					    sizeof(args[0]), true, "storm"), n);
+	for (int i = 0; i < WAITER_ROUNDS; i++) {
+		unsigned long before, sleeps;
+		int passed;
+
+		/* Let the storm run, then come in in the middle of it. */
+		msleep(1);
+		before = current->nvcsw;
+		mutex_lock(&s.m);
+		sleeps = current->nvcsw - before;
+		passed = atomic_xchg(&s.passed, 0);
+		mutex_unlock(&s.m);
+		max_sleeps = max(max_sleeps, sleeps);
+		total_sleeps += sleeps;
+		max_passed = max(max_passed, passed);
+	}
+	WRITE_ONCE(s.stop, 1);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	/* The storm did make us sleep: there was something to prove. */
+	KUNIT_EXPECT_GT(test, total_sleeps, 0UL);
+	KUNIT_EXPECT_LE(test, max_sleeps, bound);
+	/* The unlock after our request served it. */
+	KUNIT_EXPECT_LE(test, max_passed, 1);
+	KUNIT_EXPECT_LT(test, atomic_read(&s.unlocks), STORM_MAX_UNLOCKS);
+}
+
+static struct kunit_case mutex_spin_cases[] = {
+	KUNIT_CASE(spins_on_running_owner),
+	KUNIT_CASE(waiter_cannot_starve),
+	{}
+};
+
+static struct kunit_suite mutex_spin_suite = {
+	.name = "mutex_spin",
+	.test_cases = mutex_spin_cases,
+};
+kunit_test_suite(mutex_spin_suite);
