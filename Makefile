@@ -282,11 +282,13 @@ check-build:
 # make lab LAB=n DEST=dir: lab n's student tree (docs/labs/instructor.md).
 # make grade [LAB=n] [ARCH=a] [RESULTS=path]: grade a lab, a line per
 # check and "Score: N/M"; exit 0 only on full marks. A student tree knows
-# its lab (the file LAB at its top); the full tree asks for LAB=n.
+# its lab (the file LAB at its top); the full tree asks for LAB=n, or
+# grades a student's tree with the instructor's checks too: TREE=dir.
 # make check-labs: every lab's trees build, skeletons fail, reference passes.
 LAB ?=
 DEST ?=
 RESULTS ?= results.json
+TREE ?=
 .PHONY: lab grade check-labs
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
@@ -295,7 +297,8 @@ lab:
 
 grade:
 	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
-	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(SEL_ARCH) --results "$(RESULTS)" \
+	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(if $(TREE),--tree "$(TREE)") \
+		$(SEL_ARCH) --results "$(RESULTS)" \
 		--accel $(ACCEL)
 
 check-labs:

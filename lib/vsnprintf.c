@@ -252,7 +252,7 @@ static void put_pointer(struct outbuf *out, const struct format_spec *spec,
 	/* LAB 0 STUB: Print "0x" and every hex digit of the pointer,
 	 * leading zeros too (16 on x86_64, 8 on i386 and arm). put_number()
 	 * takes a prefix; the precision of a number is its minimum digit count.
-	 *|	put_number(out, &hex, addr, 16, 0, NULL);
+	 *|	put_number(out, &hex, addr, 16, 0, "");
 	 * LAB 0 END */
 }
 

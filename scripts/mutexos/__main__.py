@@ -90,6 +90,9 @@ def _add_labs(sub):
     p.add_argument("--lab", help="the lab's number (a student tree knows its own)")
     p.add_argument("--arch", action="append", metavar="ARCH",
                    help="grade on these of the lab's arches only (default: all of them)")
+    p.add_argument("--tree", metavar="DIR",
+                   help="from the full tree: grade this student tree, with the "
+                        "instructor-only checks")
     p.add_argument("--results", default="results.json", metavar="PATH",
                    help="where to write Gradescope's results.json (default: "
                         "results.json at the top of the tree)")
@@ -310,8 +313,15 @@ def cmd_lab(ap, arches, opts):
 
 def cmd_grade(ap, arches, opts):
     """Grade a lab in this tree."""
+    root = "."
     try:
-        own = labs.student_lab(".")
+        if opts.tree:
+            if labs.student_lab(".") is not None:
+                raise labs.LabError("TREE= is for the full tree, which has the "
+                                    "instructor's tests")
+            root = os.path.join("build", "grade-tree")
+            labs.instructor_copy(".", os.path.join(START, opts.tree), root)
+        own = labs.student_lab(root)
         if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
             raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
         if own is None and opts.lab is None:
@@ -326,7 +336,8 @@ def cmd_grade(ap, arches, opts):
         if wrong:
             ap.error(f"lab {lab.number} runs on {', '.join(lab.arches)}, not {', '.join(wrong)}")
     results = os.path.join(START, opts.results) if opts.results else ""
-    return grade.run(".", arches, lab, names, opts.accel, results)
+    student = own is not None and not opts.tree
+    return grade.run(root, arches, lab, names, opts.accel, results, student)
 
 
 def cmd_check_labs(ap, arches, opts):

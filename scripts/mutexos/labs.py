@@ -255,6 +255,24 @@ def _git_init(work, lab):
     git("commit", "-q", "-m", f"Lab {lab.number} ({lab.title}): the starting tree")
 
 
+def instructor_copy(root, tree, dest):
+    """Copy the student tree at tree to dest with the instructor's tests added.
+
+    The copy is what make grade TREE=dir grades from the full tree: the
+    student's work, plus the test files that student trees do not have.
+    """
+    lab = student_lab(tree)
+    if lab is None:
+        raise LabError(f"TREE={tree} is no student tree (it has no {LAB_FILE} file)")
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(tree, dest, symlinks=True,
+                    ignore=shutil.ignore_patterns("build", ".git"))
+    for path in INSTRUCTOR_FILES:
+        if path.startswith("tests/"):
+            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
+    return lab
+
+
 def regions(root):
     """{lab: [(path, title)]} of every marked region of the tree at root."""
     found = {}
