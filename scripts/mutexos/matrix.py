@@ -22,8 +22,8 @@ means all of its values (see scripts/test.mk for the history):
     when the debug build is selected and no CPU count was given;
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check,
-    the verdict check, the GRUB check and the SD card check of each arch
-    with a raw image.
+    the verdict check, the GRUB check, the SD card check of each arch
+    with a raw image, and the labs' check (labcheck.py).
 Every configuration is built first, then the checks run, then the boots,
 -j at a time.  Each table is printed as its configuration completes and
 the total line comes last.
@@ -31,7 +31,7 @@ the total line comes last.
 
 from dataclasses import dataclass, field
 
-from . import build, checks
+from . import build, checks, labcheck
 from .build import MUTEXES, BuildConfig
 from .runner import BootSpec, choose_accels, print_report, run_specs
 from .verdict import StepResult, exit_code, total_line
@@ -173,6 +173,8 @@ def _add_checks(plan, arches, names):
     for name in names:
         if arches[name].raw_image:
             plan.checks.append(Check("sdcard", name))
+    # The matrix's builds (every arch and mutex build) seed the lab trees.
+    plan.checks.append(Check("labs", checks.SELFTEST_BUILD.arch))
 
 
 def torture_plan(arches, sel, factor, cpus=(4,)):
@@ -231,4 +233,6 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         if checks.ISO_BUILD in unbuilt:
             return StepResult("GRUB check", ["its kernel did not build"])
         return checks.check_iso(root, arches, accel)
+    if check.kind == "labs":
+        return labcheck.check_labs(root, arches, accel)
     return checks.check_sdcard(root, check.arch)
