@@ -31,7 +31,6 @@ APPEND = f"kunit.timeout={CASE_TIMEOUT} hung_task_timeout=0"
 # Lab 8's benchmark boot: short runs, the figures only need to exist.
 BENCH_APPEND = "bench=vfs vfs.secs=2 vfs.tasks=8"
 BENCH_DONE = 5
-FASTPATH = {"mutex_lock": ("lock decl", "js"), "mutex_unlock": ("lock incl", "jle")}
 
 
 class Outcome:
@@ -67,22 +66,30 @@ def judge_boot(check, result, log):
     return True, f"{len(cases)} case(s) passed"
 
 
-def judge_fastpath(root, arch, cfg):
-    """(ok, output): the native fastpath in mutex_lock()/mutex_unlock()."""
+def judge_insns(root, arch, cfg, insns):
+    """(ok, output): each function has its instructions, in order (objdump)."""
     elf = os.path.join(root, build.builddir(root, cfg), "kernel.elf")
-    cross = arch.cross
-    proc = subprocess.run([f"{cross}objdump", "-d", "--no-show-raw-insn", elf],
+    proc = subprocess.run([f"{arch.cross}objdump", "-d", "--no-show-raw-insn", elf],
                           capture_output=True, text=True, check=False)
     if proc.returncode:
         return False, f"objdump of {elf} failed: {proc.stderr.strip()}"
     missing = []
-    for func, (locked, branch) in FASTPATH.items():
-        body = function_body(proc.stdout, func)
-        words = [" ".join(line.split("\t")[-1].split()) for line in body]
-        if not any(w.startswith(locked) for w in words) or \
-                not any(w.split()[0] == branch for w in words if w):
-            missing.append(f"{func}() has no '{locked}' followed by '{branch}'")
-    return not missing, "; ".join(missing) or "lock decl; js / lock incl; jle"
+    for func, wanted in insns:
+        if not has_in_order(function_body(proc.stdout, func), wanted):
+            missing.append(f"{func}() has no {' then '.join(wanted)}")
+    if missing:
+        return False, "; ".join(missing) + f" (objdump -d {elf})"
+    return True, "; ".join(f"{f}: {', '.join(w)}" for f, w in insns)
+
+
+def has_in_order(body, wanted):
+    """Whether the instruction lines body hold the mnemonics wanted, in order."""
+    rest = list(wanted)
+    for line in body:
+        insn = " ".join(line.split("\t")[-1].split())
+        if rest and (insn == rest[0] or insn.startswith(rest[0] + " ")):
+            rest.pop(0)
+    return not rest
 
 
 def function_body(disassembly, name):
@@ -119,7 +126,7 @@ def grade_arch(root, arch, lab, checks, accel):
     """The outcomes of checks on arch; None if a build failed."""
     outcomes = []
     mutexes = dict.fromkeys(c.mutex for c in checks
-                            if c.kind in ("boot", "fastpath"))
+                            if c.kind in ("boot", "insns"))
     for mutex in mutexes:
         cfg = BuildConfig(arch.name, mutex)
         why = build.build(root, cfg, jobs=2)
@@ -139,8 +146,9 @@ def grade_arch(root, arch, lab, checks, accel):
             for check in booted:
                 outcomes.append(Outcome(check, arch.name, *judge_boot(check, result, result.log)))
         for check in checks:
-            if check.kind == "fastpath" and check.mutex == mutex:
-                outcomes.append(Outcome(check, arch.name, *judge_fastpath(root, arch, cfg)))
+            if check.kind == "insns" and check.mutex == mutex:
+                outcomes.append(Outcome(check, arch.name,
+                                        *judge_insns(root, arch, cfg, check.insns)))
     for check in checks:
         if check.kind == "bench":
             outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel)))

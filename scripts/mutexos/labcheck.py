@@ -11,9 +11,9 @@ For every lab:
 The reference's full marks rest on the full matrix: every graded test
 case is one of the cases that make test runs on every arch and build, so
 here each boot check's globs must select cases that exist (the debug
-build's test=list, which lists the instructor's too), the native
-fastpath check passes on the reference builds, and lab 8's reference
-answers match their log.
+build's test=list, which lists the instructor's too), the instruction
+checks pass on the reference builds, and lab 8's reference answers match
+their log.
 """
 
 import contextlib
@@ -53,7 +53,7 @@ def check_labs(root, arches, accel):
 
 
 def check_reference(root, arches, accel, say):
-    """The reference's side: globs resolve, fastpath and lab 8 answers pass."""
+    """The reference's side: globs resolve, instruction checks and lab 8 answers pass."""
     problems = []
     cases = listed_cases(root, arches, accel, say)
     if cases is None:
@@ -63,12 +63,15 @@ def check_reference(root, arches, accel, say):
             for glob in filter(None, check.tests.split(",")):
                 if not any(fnmatch.fnmatchcase(c, glob) for c in cases):
                     problems.append(f"lab {lab.number}: '{glob}' selects no test case")
-    for name in labs.X86:
-        cfg = BuildConfig(name, "native")
-        why = build.build(root, cfg, jobs=2)
-        ok, output = (False, why) if why else grade.judge_fastpath(root, arches[name], cfg)
-        if not ok:
-            problems.append(f"reference fastpath on {name}: {output}")
+    for lab in labs.LABS.values():
+        for check in (c for c in lab.checks if c.kind == "insns"):
+            for name in lab.arches:
+                cfg = BuildConfig(name, check.mutex)
+                why = build.build(root, cfg, jobs=2)
+                ok, output = (False, why) if why else \
+                    grade.judge_insns(root, arches[name], cfg, check.insns)
+                if not ok:
+                    problems.append(f"lab {lab.number} reference on {name}: {output}")
     ok, output = answers.judge(root)
     if not ok:
         problems.append(f"lab 8 reference answers: {output}")
@@ -111,7 +114,7 @@ def check_skeleton(root, arches, lab, accel, say):
     for name in arches:
         mutexes = {"native"}
         if name in lab.arches:
-            mutexes |= {c.mutex for c in lab.checks if c.kind in ("boot", "fastpath")}
+            mutexes |= {c.mutex for c in lab.checks if c.kind in ("boot", "insns")}
         for mutex in sorted(mutexes):
             if name == graded_arch:
                 continue        # grading builds these

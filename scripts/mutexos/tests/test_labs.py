@@ -193,6 +193,10 @@ class Grader(unittest.TestCase):
         body = grade.function_body(dis, "mutex_lock")
         self.assertEqual(len(body), 3)
         self.assertEqual(grade.function_body(dis, "nosuch"), [])
+        self.assertTrue(grade.has_in_order(body, ("lock decl", "js")))
+        self.assertFalse(grade.has_in_order(body, ("js", "lock decl")))
+        self.assertFalse(grade.has_in_order(body, ("lock incl",)))
+        self.assertFalse(grade.has_in_order(body, ("j",)))      # whole mnemonics
 
 
 LOG = """\
