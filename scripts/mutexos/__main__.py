@@ -243,7 +243,8 @@ def cmd_test(ap, arches, opts):
     _check_positive(ap, j=opts.jobs, timeout=opts.timeout)
     if opts.load < 0:
         ap.error(f"--load must be 0 or more, not {opts.load}")
-    plan = matrix.test_plan(arches, sel, opts.timeout)
+    plan = matrix.test_plan(arches, sel, opts.timeout,
+                            with_labs=labs.student_lab(".") is None)
     with load.cpu_hogs(opts.load):
         return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
 

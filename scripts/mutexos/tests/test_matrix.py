@@ -57,6 +57,11 @@ class TestPlan(unittest.TestCase):
             if not boot.script:
                 self.assertRegex(boot.append, r"(^| )test=", boot.name)
 
+    def test_a_student_tree_has_no_lab_check(self):
+        plan = test_plan(ARCHES, Selection(), with_labs=False)
+        self.assertNotIn("labs", [c.kind for c in plan.checks])
+        self.assertIn("runner", [c.kind for c in plan.checks])
+
     def test_console_checks(self):
         plan = test_plan(ARCHES, Selection())
         for name, script in (("i386-debug", "debug"), ("x86_64-debug", "debug"),
