@@ -34,7 +34,7 @@ SEL_ARCH := $(if $(call given,ARCH),--arch $(call as_list,$(ARCH)))
 SEL_MUTEX := $(if $(call given,MUTEX),--mutex $(call as_list,$(MUTEX)))
 SEL_CPUS := $(if $(call given,CPUS),--cpus $(call as_list,$(CPUS)))
 SELECT := $(SEL_ARCH) $(SEL_MUTEX) $(SEL_CPUS)
-MATRIX_GOALS := test torture bench
+MATRIX_GOALS := test torture bench grade
 
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH))$(filter-out 1,$(words $(ARCH))),)
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
@@ -129,7 +129,7 @@ menuconfig: $(O)/.config
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts verify sizes iso sdcard \
-	sdcard-check
+	sdcard-check lab grade check-labs
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
@@ -287,6 +287,33 @@ verify:
 check-build:
 	$(Q)scripts/check-build.sh
 
+# ---------------------------------------------------------------- labs
+# make lab LAB=n DEST=dir: lab n's student tree (docs/labs/instructor.md).
+# make grade [LAB=n] [ARCH=a] [RESULTS=path]: grade a lab, a line per
+# check and "Score: N/M"; exit 0 only on full marks. A student tree knows
+# its lab (the file LAB at its top); the full tree asks for LAB=n, or
+# grades a student's tree with the instructor's checks too: TREE=dir.
+# make check-labs: every lab's trees build, skeletons fail, reference passes.
+LAB ?=
+DEST ?=
+RESULTS ?= results.json
+TREE ?=
+.PHONY: lab grade check-labs
+lab:
+	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
+		{ echo "make lab: LAB=n DEST=dir (a new or empty folder)"; exit 2; }
+	$(Q)$(MX) lab --lab "$(LAB)" --dest "$(DEST)"
+
+grade:
+	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(if $(TREE),--tree "$(TREE)") \
+		$(SEL_ARCH) --results "$(RESULTS)" \
+		--accel $(ACCEL)
+
+check-labs:
+	$(Q)$(CHECK_TOOLS) $(ALL_ARCHES)
+	$(Q)$(MX) check-labs --accel $(ACCEL)
+
 # ---------------------------------------------------------------- sizes
 # Every mutex build of ARCH (or the one MUTEX names), with CONF if given,
 # built first. The builds as the 2006 kernels were compiled (docs/sizes.md):
@@ -372,6 +399,9 @@ help:
 	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir [CMDLINE=...])'
 	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
+	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
+	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
+	@echo '  check-labs     every lab: trees build, skeletons fail, the reference passes'
 	@echo '  clean          remove build/'
 	@echo
 	@echo 'Variables:'

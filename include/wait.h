@@ -88,11 +88,20 @@ static inline int waitqueue_active(wait_queue_head_t *wq)
 	DEFINE_WAIT(__w);						\
 	long __t = (timeout), __ret;					\
 	for (;;) {							\
+		/* LAB 2 BEGIN: set the state, then test */		\
 		prepare_to_wait(&(wq), &__w, state);			\
 		if (cond) {						\
 			__ret = __t ? __t : 1;				\
 			break;						\
 		}							\
+		/* LAB 2 STUB: This order loses a wakeup that	\
+		 * comes between the test and the sleep: fix it.	\
+		 *|		if (cond) {					\
+		 *|			__ret = __t ? __t : 1;			\
+		 *|			break;					\
+		 *|		}						\
+		 *|		prepare_to_wait(&(wq), &__w, state);		\
+		 * LAB 2 END */						\
 		if ((state) == TASK_INTERRUPTIBLE &&			\
 		    signal_pending(current)) {				\
 			__ret = -ERESTARTSYS;				\

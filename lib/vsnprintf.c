@@ -246,8 +246,14 @@ static void put_pointer(struct outbuf *out, const struct format_spec *spec,
 
 	hex.conv = 'x';
 	hex.flags &= FL_LEFT;
+	/* LAB 0 BEGIN: %p prints every hex digit of a pointer */
 	hex.precision = 2 * sizeof(void *);
 	put_number(out, &hex, addr, 16, 0, "0x");
+	/* LAB 0 STUB: Print "0x" and every hex digit of the pointer,
+	 * leading zeros too (16 on x86_64, 8 on i386 and arm). put_number()
+	 * takes a prefix; the precision of a number is its minimum digit count.
+	 *|	put_number(out, &hex, addr, 16, 0, "");
+	 * LAB 0 END */
 }
 
 /*

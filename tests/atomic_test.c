@@ -20,11 +20,32 @@ static void arithmetic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&v), 100);
 }
 
+/*
+ * The read-modify-write atomics, out of line: an emulator rarely shows the
+ * race of a version without the CPU's atomic instruction, so make grade
+ * (lab 1) reads these functions' instructions in the kernel image.
+ */
+/* Not static: GCC may clone a static one under another name. */
+noinline int atomic_test_add_return(int i, atomic_t *v)
+{
+	return atomic_add_return(i, v);
+}
+
+noinline int atomic_test_xchg(atomic_t *v, int new)
+{
+	return atomic_xchg(v, new);
+}
+
+noinline int atomic_test_cmpxchg(atomic_t *v, int old, int new)
+{
+	return atomic_cmpxchg(v, old, new);
+}
+
 static void return_values(struct kunit *test)
 {
 	atomic_t v = ATOMIC_INIT(0);
 
-	KUNIT_EXPECT_EQ(test, atomic_add_return(7, &v), 7);
+	KUNIT_EXPECT_EQ(test, atomic_test_add_return(7, &v), 7);
 	KUNIT_EXPECT_EQ(test, atomic_sub_return(2, &v), 5);
 	KUNIT_EXPECT_EQ(test, atomic_inc_return(&v), 6);
 	KUNIT_EXPECT_EQ(test, atomic_dec_return(&v), 5);
@@ -42,11 +63,11 @@ static void exchange(struct kunit *test)
 {
 	atomic_t v = ATOMIC_INIT(1);
 
-	KUNIT_EXPECT_EQ(test, atomic_xchg(&v, -1), 1);
+	KUNIT_EXPECT_EQ(test, atomic_test_xchg(&v, -1), 1);
 	KUNIT_EXPECT_EQ(test, atomic_xchg(&v, 0), -1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v), 0);
 	/* cmpxchg returns the old value whether or not it stored. */
-	KUNIT_EXPECT_EQ(test, atomic_cmpxchg(&v, 0, 9), 0);
+	KUNIT_EXPECT_EQ(test, atomic_test_cmpxchg(&v, 0, 9), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v), 9);
 	KUNIT_EXPECT_EQ(test, atomic_cmpxchg(&v, 0, 3), 9);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v), 9);

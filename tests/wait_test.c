@@ -296,6 +296,43 @@ static void short_waits_leave_the_frame_alone(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, waitqueue_active(&stress_wq));
 }
 
+/*
+ * A waker that comes between the waiter's test of its condition and its
+ * sleep. The condition plays that waker itself, the first time the loop
+ * of wait_event_timeout() tests it (the macro tests once before the
+ * loop). The loop must test only once the task is on the queue with its
+ * sleeping state set: then the wakeup finds it. In the other order the
+ * wakeup finds nobody and the task sleeps until the timeout, a lost
+ * wakeup (what the assertions check is where the task was, not the time).
+ */
+static int window_tests;
+static bool window_queued, window_state_set;
+
+static bool cond_with_waker_in_window(void)
+{
+	if (++window_tests == 2) {
+		window_queued = waitqueue_active(&wq);
+		window_state_set = current->state != TASK_RUNNING;
+		WRITE_ONCE(cond, 1);
+		wake_up(&wq);
+		return false;
+	}
+	return READ_ONCE(cond);
+}
+
+static void wakeup_between_test_and_sleep(struct kunit *test)
+{
+	cond = 0;
+	window_tests = 0;
+	window_queued = window_state_set = false;
+	KUNIT_EXPECT_GT(test, wait_event_timeout(wq, cond_with_waker_in_window(),
+						 HZ), 0);
+	KUNIT_EXPECT_GE(test, window_tests, 3);
+	KUNIT_EXPECT_TRUE(test, window_queued);
+	KUNIT_EXPECT_TRUE(test, window_state_set);
+	KUNIT_EXPECT_FALSE(test, waitqueue_active(&wq));
+}
+
 static struct kunit_case wait_cases[] = {
 	KUNIT_CASE(wait_event_sleeps_until_condition),
 	KUNIT_CASE(wait_event_timeout_results),
@@ -305,6 +342,7 @@ static struct kunit_case wait_cases[] = {
 	KUNIT_CASE(flush_clears_pending),
 	KUNIT_CASE(finish_wait_waits_for_the_waker),
 	KUNIT_CASE(short_waits_leave_the_frame_alone),
+	KUNIT_CASE(wakeup_between_test_and_sleep),
 	{}
 };
 

@@ -313,6 +313,7 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 
 	if (backing_out(current, current->blocked_on))
 		return;
+	/* LAB 7 BEGIN: the chain walk */
 	while (l) {
 		if (l->owner == me) {
 			if (cycle_reported(lock, false))
@@ -333,6 +334,19 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 		if (l && l == slow)
 			return;
 	}
+	/* LAB 7 STUB: Walk lock -> owner -> the lock the owner is
+	 * blocked on, and report a cycle through us (MUTEX_BUG_CIRCULAR) or a
+	 * chain too long (MUTEX_BUG_CHAIN_TOO_LONG). This finds only
+	 * recursion, a chain of one link.
+	 *|	if (l->owner == me) {
+	 *|		if (!cycle_reported(lock, false))
+	 *|			report_deadlock(MUTEX_BUG_RECURSION, lock, ip);
+	 *|		cycle_reported(lock, true);
+	 *|	}
+	 *|	(void)slow;
+	 *|	(void)depth;
+	 *|	(void)next_in_chain;
+	 * LAB 7 END */
 }
 
 void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state)

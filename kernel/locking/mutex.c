@@ -54,10 +54,15 @@ static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 	 * woken and lost the race goes back to the head (LIFO): it has
 	 * waited longest, and its cache is still warm.
 	 */
+	/* LAB 3 BEGIN: FIFO queueing, LIFO requeue */
 	if (requeue)
 		list_add(&waiter->list, &lock->wait_list);
 	else
 		list_add_tail(&waiter->list, &lock->wait_list);
+	/* LAB 3 STUB: First-time waiters go to the tail, a requeued
+	 * waiter to the head.
+	 *|	list_add(&waiter->list, &lock->wait_list);
+	 * LAB 3 END */
 	debug_mutex_add_waiter(lock, waiter, waiter->ti);
 }
 
@@ -93,8 +98,12 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 		 */
 		if (atomic_xchg(&lock->count, -1) == 1)
 			break;
+		/* LAB 4 BEGIN: a signal ends an interruptible wait */
 		if (state == TASK_INTERRUPTIBLE && signal_pending(task))
 			goto interrupted;
+		/* LAB 4 STUB: An interruptible sleeper with a signal
+		 * pending leaves with -EINTR (see the label below).
+		 * LAB 4 END */
 		if (requeue)
 			mutex_waiter_lost(lock, &waiter);
 		queue_waiter(lock, &waiter, requeue);
@@ -110,13 +119,18 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 		if (mutex_handoff_received(lock))
 			break;
 	}
+	/* LAB 3 BEGIN: the counter after a contended acquire */
 	/* Ours. Nobody waits? Then 0, so our unlock stays on the fastpath. */
 	if (list_empty(&lock->wait_list))
 		atomic_set(&lock->count, 0);
+	/* LAB 3 STUB: The xchg above left -1. When nobody waits any
+	 * more, what should the count say, and why does it matter to unlock?
+	 * LAB 3 END */
 	debug_mutex_set_owner(lock, current_thread_info(), ip);
 	spin_unlock(&lock->wait_lock);
 	return 0;
 
+	/* LAB 4 BEGIN: leaving the wait on a signal */
 interrupted:
 	/*
 	 * Leave without the lock, and without waking anyone. Our last pass
@@ -128,6 +142,9 @@ interrupted:
 	mutex_handoff_cancel(lock);
 	spin_unlock(&lock->wait_lock);
 	return -EINTR;
+	/* LAB 4 STUB: Leave with -EINTR, without the lock, and with
+	 * the wait list as the other waiters need it. Must you wake anyone?
+	 * LAB 4 END */
 }
 
 static noinline fastcall void __mutex_lock_slowpath(atomic_t *count)
@@ -242,8 +259,14 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 
 	if (!debug_mutex_enter(lock, false))
 		return 0;
+	/* LAB 4 BEGIN: trylock's return convention */
 	taken = __mutex_fastpath_trylock(&lock->count,
 					 __mutex_trylock_slowpath);
+	/* LAB 4 STUB: 1 means taken, as spin_trylock(); this is
+	 * down_trylock()'s convention (0 means taken).
+	 *|	taken = !__mutex_fastpath_trylock(&lock->count,
+	 *|					  __mutex_trylock_slowpath);
+	 * LAB 4 END */
 	/* Only a lock it got: a trylock never waits, so orders nothing. */
 	if (taken) {
 		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);

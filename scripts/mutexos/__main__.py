@@ -8,6 +8,9 @@
   check-runner  the runner checks itself
   check-iso     the kernel boots from a GRUB ISO and passes
   check-verdicts  runs that test nothing (test=list, ...) must not pass
+  lab           write a lab's student tree (make lab LAB=n DEST=dir)
+  grade         grade a lab: a line per check, a score, results.json
+  check-labs    every lab: its tree builds, its skeleton fails, the reference passes
 
 --arch, --mutex and --cpus take one value or a comma list and may be
 repeated; one left out means all of its values.  Bad input exits with 2
@@ -21,7 +24,7 @@ import signal
 import sys
 
 from . import arches as arches_mod
-from . import bench, checks, gdb, load, matrix, qemu
+from . import bench, checks, gdb, grade, labcheck, labs, load, matrix, qemu
 from .build import MUTEXES
 from .verdict import exit_code, total_line
 
@@ -75,7 +78,27 @@ def parser():
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
     p.add_argument("--timeout", type=int, default=checks.ISO_TIMEOUT, metavar="SECONDS")
     _add_accel(p)
+    _add_labs(sub)
     return ap
+
+
+def _add_labs(sub):
+    p = sub.add_parser("lab", help="write a lab's student tree")
+    p.add_argument("--lab", required=True, help="the lab's number")
+    p.add_argument("--dest", required=True, help="a new or empty folder")
+    p = sub.add_parser("grade", help="grade a lab")
+    p.add_argument("--lab", help="the lab's number (a student tree knows its own)")
+    p.add_argument("--arch", action="append", metavar="ARCH",
+                   help="grade on these of the lab's arches only (default: all of them)")
+    p.add_argument("--tree", metavar="DIR",
+                   help="from the full tree: grade this student tree, with the "
+                        "instructor-only checks")
+    p.add_argument("--results", default="results.json", metavar="PATH",
+                   help="where to write Gradescope's results.json (default: "
+                        "results.json at the top of the tree)")
+    _add_accel(p)
+    p = sub.add_parser("check-labs", help="check every lab's trees")
+    _add_accel(p)
 
 
 def _add_run(sub):
@@ -223,7 +246,8 @@ def cmd_test(ap, arches, opts):
     _check_positive(ap, j=opts.jobs, timeout=opts.timeout)
     if opts.load < 0:
         ap.error(f"--load must be 0 or more, not {opts.load}")
-    plan = matrix.test_plan(arches, sel, opts.timeout)
+    plan = matrix.test_plan(arches, sel, opts.timeout,
+                            with_labs=labs.student_lab(".") is None)
     with load.cpu_hogs(opts.load):
         return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
 
@@ -278,10 +302,60 @@ def cmd_check_iso(ap, arches, opts):
     return exit_code([result])
 
 
+def cmd_lab(ap, arches, opts):
+    """A lab's student tree."""
+    try:
+        dest = labs.generate(".", opts.lab, _path(opts.dest))
+    except labs.LabError as e:
+        print(f"make lab: {e}", file=sys.stderr)
+        return 2
+    lab = labs.get(opts.lab)
+    print(f"lab {lab.number} ({lab.title}): {dest}\n"
+          f"  handout: {dest}/{labs.handout(lab)}; grade it there with: make grade")
+    return 0
+
+
+def cmd_grade(ap, arches, opts):
+    """Grade a lab in this tree."""
+    root = "."
+    try:
+        if opts.tree:
+            if labs.student_lab(".") is not None:
+                raise labs.LabError("TREE= is for the full tree, which has the "
+                                    "instructor's tests")
+            root = os.path.join("build", "grade-tree")
+            labs.instructor_copy(".", os.path.join(START, opts.tree), root)
+        own = labs.student_lab(root)
+        if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
+            raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
+        if own is None and opts.lab is None:
+            raise labs.LabError("LAB=n: which lab to grade (the full tree has them all)")
+        lab = own or labs.get(opts.lab)
+    except labs.LabError as e:
+        print(f"make grade: {e}", file=sys.stderr)
+        return 2
+    names = _words(opts.arch)
+    if names:
+        wrong = [n for n in names if n not in lab.arches]
+        if wrong:
+            ap.error(f"lab {lab.number} runs on {', '.join(lab.arches)}, not {', '.join(wrong)}")
+    results = os.path.join(START, opts.results) if opts.results else ""
+    student = own is not None and not opts.tree
+    return grade.run(root, arches, lab, names, opts.accel, results, student)
+
+
+def cmd_check_labs(ap, arches, opts):
+    """The labs' own check."""
+    result = labcheck.check_labs(".", arches, opts.accel)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
-    "check-verdicts": cmd_check_verdicts,
+    "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
+    "check-labs": cmd_check_labs,
 }
 
 

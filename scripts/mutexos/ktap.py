@@ -44,8 +44,10 @@ class Suite:
         self.failed = 0
         self.skipped = 0
         self.not_ok = []        # "suite.case # directive" of each failed case
+        self.cases = []         # ("suite.case", ok) of every case, in order
 
     def add(self, path, ok, directive):
+        self.cases.append((f"{self.name}.{path}" if path else self.name, ok))
         if not ok:
             self.failed += 1
             name = f"{self.name}.{path}" if path else self.name

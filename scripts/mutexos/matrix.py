@@ -26,8 +26,8 @@ means all of its values (see scripts/test.mk for the history):
     when the debug build is selected and no CPU count was given;
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check,
-    the verdict check, the GRUB check and the SD card check of each arch
-    with a raw image.
+    the verdict check, the GRUB check, the SD card check of each arch
+    with a raw image, and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks run, then the boots,
 -j at a time.  Each table is printed as its configuration completes and
 the total line comes last.
@@ -35,7 +35,7 @@ the total line comes last.
 
 from dataclasses import dataclass, field
 
-from . import build, checks
+from . import build, checks, labcheck
 from .build import MUTEXES, BuildConfig
 from .runner import BootSpec, choose_accels, print_report, run_specs
 from .verdict import StepResult, exit_code, total_line
@@ -95,8 +95,12 @@ class Plan:
             self.builds.append(cfg)
 
 
-def test_plan(arches, sel, timeout=1200):
-    """The plan of make test for the selection sel."""
+def test_plan(arches, sel, timeout=1200, with_labs=True):
+    """The plan of make test for the selection sel.
+
+    with_labs: the full matrix checks the labs (not in a lab's student
+    tree, which cannot write the others).
+    """
     plan = Plan()
     names = sel.arches or tuple(arches)
     mutexes = sel.mutexes or MUTEXES
@@ -124,7 +128,7 @@ def test_plan(arches, sel, timeout=1200):
             and plain.arch in arches:
         _add_console_check(plan, arches[plain.arch], plain, "plain", timeout)
     if sel.nothing_given():
-        _add_checks(plan, arches, names)
+        _add_checks(plan, arches, names, with_labs)
     return plan
 
 
@@ -180,7 +184,7 @@ def _add_console_check(plan, arch, cfg, script, timeout):
                                timeout, script=script))
 
 
-def _add_checks(plan, arches, names):
+def _add_checks(plan, arches, names, with_labs):
     plan.add_build(checks.SELFTEST_BUILD)
     plan.add_build(checks.ISO_BUILD)
     plan.checks.append(Check("build", checks.SELFTEST_BUILD.arch))
@@ -191,6 +195,9 @@ def _add_checks(plan, arches, names):
     for name in names:
         if arches[name].raw_image:
             plan.checks.append(Check("sdcard", name))
+    # The matrix's builds (every arch and mutex build) seed the lab trees.
+    if with_labs:
+        plan.checks.append(Check("labs", checks.SELFTEST_BUILD.arch))
 
 
 def torture_plan(arches, sel, factor, cpus=(4,)):
@@ -249,4 +256,6 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         if checks.ISO_BUILD in unbuilt:
             return StepResult("GRUB check", ["its kernel did not build"])
         return checks.check_iso(root, arches, accel)
+    if check.kind == "labs":
+        return labcheck.check_labs(root, arches, accel)
     return checks.check_sdcard(root, check.arch)

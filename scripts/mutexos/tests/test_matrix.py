@@ -50,7 +50,8 @@ class TestPlan(unittest.TestCase):
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("build", "i386"), ("model", "i386"), ("runner", "i386"),
-                          ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm")])
+                          ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm"),
+                          ("labs", "i386")])
         self.assertIn(BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y"),
                       plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
@@ -60,6 +61,11 @@ class TestPlan(unittest.TestCase):
         for boot in test_plan(ARCHES, Selection()).boots:
             if not boot.script:
                 self.assertRegex(boot.append, r"(^| )test=", boot.name)
+
+    def test_a_student_tree_has_no_lab_check(self):
+        plan = test_plan(ARCHES, Selection(), with_labs=False)
+        self.assertNotIn("labs", [c.kind for c in plan.checks])
+        self.assertIn("runner", [c.kind for c in plan.checks])
 
     def test_console_checks(self):
         plan = test_plan(ARCHES, Selection())

@@ -14,12 +14,17 @@
 static __always_inline void
 __mutex_fastpath_lock(atomic_t *count, fastcall void (*fail_fn)(atomic_t *))
 {
+	/* LAB 5 BEGIN: the two-instruction lock fastpath */
 	asm goto(LOCK_PREFIX "decl %0\n\t"
 		 "js %l[contended]"
 		 : : "m" (count->counter) : "memory", "cc" : contended);
 	return;
 contended:
 	fail_fn(count);
+	/* LAB 5 STUB: A locked decl, then js to the slowpath (asm
+	 * goto). Always taking the slowpath works, but costs a spinlock.
+	 *|	fail_fn(count);
+	 * LAB 5 END */
 }
 
 static __always_inline int
@@ -38,12 +43,16 @@ contended:
 static __always_inline void
 __mutex_fastpath_unlock(atomic_t *count, fastcall void (*fail_fn)(atomic_t *))
 {
+	/* LAB 5 BEGIN: the two-instruction unlock fastpath */
 	asm goto(LOCK_PREFIX "incl %0\n\t"
 		 "jle %l[contended]"
 		 : : "m" (count->counter) : "memory", "cc" : contended);
 	return;
 contended:
 	fail_fn(count);
+	/* LAB 5 STUB: A locked incl, then jle to the slowpath.
+	 *|	fail_fn(count);
+	 * LAB 5 END */
 }
 
 /*

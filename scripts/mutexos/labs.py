@@ -1,0 +1,299 @@
+"""The coursework labs: what each one grades, and its student trees.
+
+Each lab names the arches it runs on and its checks. A check is worth
+points on each of those arches:
+  - "boot": the in-kernel test cases that its test= globs select, in one
+    boot of the lab's build (MUTEX) at 2 CPUs; it passes when at least one
+    case ran and every case it selects passed;
+  - "insns": instructions that functions of the built kernel must have, in
+    order (objdump): x86's atomics, whose missing lock prefix an emulator
+    seldom shows as a race, and the native mutex fastpath;
+  - "bench": a short benchmark boot that ends well;
+  - "answers": the figures of answers.md against the benchmark log that
+    the student took them from (lab 8, see answers.py).
+Checks marked instructor run only in the full tree: their test files
+(INSTRUCTOR_FILES) are not copied into the student trees.
+
+make lab LAB=n DEST=dir writes lab n's student tree (generate()); the
+regions in the source are rewritten as labmarks.py says.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+from . import labmarks
+
+# The file at the top of a student tree: the number of its lab.
+LAB_FILE = "LAB"
+ALL_ARCHES = ("i386", "x86_64", "arm")
+X86 = ("i386", "x86_64")
+# Not copied into student trees: instructor-only tests and pages.
+INSTRUCTOR_FILES = (
+    "tests/wait_window_test.c",
+    "docs/labs/instructor.md",
+    "docs/labs/solutions/",
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One graded check: its name, points per arch, and what it runs."""
+
+    name: str
+    points: int
+    tests: str = ""             # test= globs of a boot check
+    kind: str = "boot"
+    insns: tuple = ()           # an "insns" check: (function, (mnemonics...))
+    mutex: str = "native"
+    instructor: bool = False
+
+
+@dataclass(frozen=True)
+class Lab:
+    """A lab: its number, title, arches and checks."""
+
+    number: int
+    title: str
+    arches: tuple
+    checks: tuple
+
+    def checks_for(self, student):
+        """The checks a tree runs: a student tree leaves out the instructor's."""
+        return [c for c in self.checks if not (student and c.instructor)]
+
+
+LABS = {lab.number: lab for lab in (
+    Lab(0, "Boot, printk and gdb", ALL_ARCHES, (
+        Check("kernel boots and runs its tests", 2, "kernel.*"),
+        Check("vsnprintf: numbers and strings", 2,
+              "vsnprintf.vsnprintf_decimal_test,vsnprintf.vsnprintf_string_char_test"),
+        Check("vsnprintf: %p", 6, "vsnprintf.vsnprintf_pointer_test"),
+    )),
+    Lab(1, "Atomics and the ticket spinlock", X86, (
+        Check("atomic: one CPU", 4,
+              "atomic.arithmetic,atomic.return_values,atomic.exchange"),
+        Check("atomic: one locked instruction each", 6, kind="insns", insns=(
+            ("atomic_test_add_return", ("lock xadd",)), ("atomic_test_xchg", ("xchg",)),
+            ("atomic_test_cmpxchg", ("lock cmpxchg",)))),
+        Check("atomic: every CPU at once", 2, "atomic.contended"),
+        Check("spinlock: mutual exclusion and irq forms", 3,
+              "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
+    )),
+    Lab(2, "Sleep and wakeup", ALL_ARCHES, (
+        Check("wait_event sleeps until its condition", 2,
+              "wait.wait_event_sleeps_until_condition,wait.wait_event_timeout_results"),
+        Check("no lost wakeup between test and sleep", 6,
+              "wait.wakeup_between_test_and_sleep"),
+        Check("sleep/wakeup stress", 2, "sched.sleep_wakeup_stress"),
+        Check("no lost wakeup, interruptible", 2, "wait_window.*", instructor=True),
+    )),
+    Lab(3, "The mutex slowpath", ALL_ARCHES, (
+        Check("mutex API", 2, "mutex.api_contract,mutex.define_mutex_is_unlocked"),
+        Check("waiters get the mutex in FIFO order", 4, "mutex.fifo_order_of_waiters"),
+        Check("counter states 1/0/-1", 4, "mutex_states.*"),
+        Check("unlock slowpath wakes the next waiter", 3, "mutex.no_lost_wakeup_stress"),
+    )),
+    Lab(4, "Interruptible locking and trylock", ALL_ARCHES, (
+        Check("mutex API and FIFO order", 2, "mutex.api_contract,mutex.fifo_order_of_waiters"),
+        # mutual_exclusion: a third of its workers take the lock by trylock
+        Check("trylock returns 1 when taken", 4,
+              "mutex.trylock_conventions,mutex.mutual_exclusion"),
+        Check("a signal ends mutex_lock_interruptible", 4,
+              "mutex.interruptible_gets_eintr,mutex.interrupted_waiter_passes_wakeup_on"),
+    )),
+    Lab(5, "The fastpath", X86, (
+        Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
+            ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle")))),
+        Check("mutex suite, native fastpath", 2,
+              "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
+        Check("mutex suite, dec fastpath", 1,
+              "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="dec"),
+        Check("mutex suite, xchg fastpath", 1,
+              "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="xchg"),
+    )),
+    Lab(6, "Completions", ALL_ARCHES, (
+        Check("complete and wait", 3,
+              "completion.complete_before_wait,completion.complete_counts,"
+              "completion.complete_releases_one_in_fifo_order"),
+        Check("complete_all releases every waiter", 5, "completion.complete_all_wakes_all"),
+        Check("timeouts and signals", 2, "completion.timeouts,completion.interruptible_wait"),
+    )),
+    Lab(7, "The deadlock detector", ALL_ARCHES, (
+        Check("misuse reports", 2,
+              "mutex_debug.double_unlock,mutex_debug.unlock_by_non_owner,"
+              "mutex_debug.unlock_unlocked", mutex="debug"),
+        Check("recursion and AB-BA", 4, "mutex_debug.AA,mutex_debug.ABBA", mutex="debug"),
+        Check("longer cycles and the chain limit", 4,
+              "mutex_debug.ABBCCA,mutex_debug.ABCABC,mutex_debug.cycle_of_25,"
+              "mutex_debug.chain_over_limit", mutex="debug"),
+    )),
+    Lab(8, "Measure", ("i386",), (
+        Check("the benchmarks run", 4, kind="bench"),
+        Check("answers.md: figures from bench.log", 6, kind="answers"),
+    )),
+)}
+
+
+class LabError(Exception):
+    """Bad input to make lab or make grade: the message says what."""
+
+
+def get(number):
+    """The lab numbered number (an int or a string)."""
+    try:
+        lab = LABS[int(number)]
+    except (TypeError, ValueError, KeyError):
+        known = ", ".join(str(n) for n in LABS)
+        raise LabError(f"LAB={number}: there is no such lab (the labs are {known})") from None
+    return lab
+
+
+def student_lab(root):
+    """The lab of the student tree at root, or None for the full tree."""
+    path = os.path.join(root, LAB_FILE)
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return get(f.read().strip())
+
+
+# ---------------------------------------------------------------- generator
+
+def source_files(root):
+    """The files of the full tree at root that a student tree starts from."""
+    if not os.path.isdir(os.path.join(root, ".git")) and \
+            not os.path.isfile(os.path.join(root, ".git")):
+        raise LabError("make lab runs in the full MutexOS tree (a git checkout)")
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], cwd=root, check=True,
+                         capture_output=True).stdout.decode()
+    return sorted(p for p in out.split("\0") if p and not is_instructor(p)
+                  and os.path.isfile(os.path.join(root, p)))
+
+
+def is_instructor(path):
+    """Whether path is instructor-only (not copied into student trees)."""
+    return any(path == f or (f.endswith("/") and path.startswith(f))
+               for f in INSTRUCTOR_FILES)
+
+
+def generate(root, number, dest):
+    """Write lab number's student tree to dest, which must be new or empty.
+
+    The tree is written in a temporary folder beside dest and moved in
+    place only when complete: an error leaves dest as it was.
+    """
+    lab = get(number)
+    if student_lab(root) is not None:
+        raise LabError("this is a student tree: make lab runs in the full tree")
+    dest = os.path.abspath(dest)
+    if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
+        raise LabError(f"DEST={dest} exists and is not an empty folder: "
+                       "nothing written")
+    parent = os.path.dirname(dest)
+    if not os.path.isdir(parent):
+        raise LabError(f"DEST={dest}: its parent folder {parent} does not exist")
+    files = source_files(root)
+    work = tempfile.mkdtemp(prefix=".lab-", dir=parent)
+    try:
+        for path in files:
+            _copy(root, path, work, lab.number)
+        _write(work, LAB_FILE, f"{lab.number}\n")
+        _write(work, "answers.md", answers_template(root, lab))
+        _git_init(work, lab)
+        if os.path.isdir(dest):
+            os.rmdir(dest)
+        os.rename(work, dest)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return dest
+
+
+def _copy(root, path, work, lab):
+    src = os.path.join(root, path)
+    dst = os.path.join(work, path)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if path.endswith(labmarks.SOURCE_SUFFIXES):
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        new = labmarks.render(text, lab, path)
+        if new != text:
+            _write(work, path, new)
+            if lab in labmarks.labs_in(text, path):
+                shutil.copymode(src, dst)
+            else:
+                # Only markers went: the code is the reference's, so the
+                # file keeps its time and a build folder copied from the
+                # full tree need not rebuild what it includes (labcheck).
+                shutil.copystat(src, dst)
+            return
+    shutil.copy2(src, dst)
+
+
+def _write(work, path, text):
+    with open(os.path.join(work, path), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def handout(lab):
+    """The handout of lab, relative to the tree's root."""
+    return f"docs/labs/lab{lab.number}.md"
+
+
+def answers_template(root, lab):
+    """answers.md of a new tree: the handout's Questions section."""
+    with open(os.path.join(root, handout(lab)), encoding="utf-8") as f:
+        text = f.read()
+    start = text.find("\n## Questions")
+    if start < 0:
+        raise LabError(f"{handout(lab)} has no '## Questions' section")
+    end = text.find("\n## ", start + 1)
+    body = text[start + 1:end if end > 0 else len(text)].rstrip()
+    return (f"# Lab {lab.number}: {lab.title}: answers\n\n"
+            f"Answer below each question ({handout(lab)}).\n\n{body}\n")
+
+
+def _git_init(work, lab):
+    # A repository of its own: the student's changes are "git diff".
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=MutexOS labs",
+                        "-c", "user.email=labs@mutexos.invalid", *args],
+                       cwd=work, check=True, capture_output=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", f"Lab {lab.number} ({lab.title}): the starting tree")
+
+
+def instructor_copy(root, tree, dest):
+    """Copy the student tree at tree to dest with the instructor's tests added.
+
+    The copy is what make grade TREE=dir grades from the full tree: the
+    student's work, plus the test files that student trees do not have.
+    """
+    lab = student_lab(tree)
+    if lab is None:
+        raise LabError(f"TREE={tree} is no student tree (it has no {LAB_FILE} file)")
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(tree, dest, symlinks=True,
+                    ignore=shutil.ignore_patterns("build", ".git"))
+    for path in INSTRUCTOR_FILES:
+        if path.startswith("tests/"):
+            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
+    return lab
+
+
+def regions(root):
+    """{lab: [(path, title)]} of every marked region of the tree at root."""
+    found = {}
+    for path in source_files(root):
+        if not path.endswith(labmarks.SOURCE_SUFFIXES):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+        for lab, titles in labmarks.labs_in(text, path).items():
+            found.setdefault(lab, []).extend((path, t) for t in titles)
+    return found

@@ -1,0 +1,256 @@
+"""The labs: region markers, the student trees, the grader's judgements."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+from unittest import mock
+
+from mutexos import answers, grade, labmarks, labs
+from mutexos.labs import Check, Lab
+
+from .common import NOT_OK_LOG, OK_LOG, ROOT, judge_text
+
+SOURCE = """\
+int f(int x)
+{
+	/* LAB 2 BEGIN: doubling */
+	return 2 * x;
+	/* LAB 2 STUB: Return twice x.
+	 * Mind the overflow.
+	 *|	return x;
+	 * LAB 2 END */
+}
+#define M(x) ({ \\
+	/* LAB 3 BEGIN: the macro */ \\
+	(x) + 1; \\
+	/* LAB 3 STUB: Add one. \\
+	 *|	(x); \\
+	 * LAB 3 END */ \\
+})
+"""
+
+
+class Markers(unittest.TestCase):
+    """labmarks: each lab's view of a marked file."""
+
+    def test_earlier_lab_sees_the_file_as_it_is(self):
+        self.assertEqual(labmarks.render(SOURCE, 1), SOURCE)
+
+    def test_the_lab_gets_the_stub_and_its_hint(self):
+        out = labmarks.render(SOURCE, 2)
+        self.assertIn("\t/* LAB 2 TODO: doubling.\n\t * Return twice x.\n"
+                      "\t * Mind the overflow.\n\t */\n\treturn x;\n}", out)
+        self.assertNotIn("2 * x", out)
+        self.assertIn("LAB 3 BEGIN", out)        # later labs untouched
+
+    def test_later_lab_gets_the_reference_without_markers(self):
+        out = labmarks.render(SOURCE, 3)
+        self.assertIn("{\n\treturn 2 * x;\n}", out)
+        self.assertNotIn("LAB 2", out)
+
+    def test_a_macro_stub_keeps_its_backslashes(self):
+        out = labmarks.render(SOURCE, 3)
+        self.assertIn("\t/* LAB 3 TODO: the macro. Add one. */ \\\n\t(x); \\\n})", out)
+        self.assertNotIn("(x) + 1", out)
+
+    def test_labs_in(self):
+        self.assertEqual(labmarks.labs_in(SOURCE), {2: ["doubling"], 3: ["the macro"]})
+
+    def test_bad_markers_are_errors(self):
+        for text, what in (
+                ("/* LAB 1 BEGIN: x */\ncode;\n/* LAB 1 BEGIN: y */\n", "has no STUB"),
+                ("/* LAB 1 BEGIN: x */\n/* LAB 1 STUB: h\n * more", "never ends"),
+                ("/* LAB 1 BEGIN: x */\n/* LAB 2 STUB: h\n * LAB 2 END */\n", "inside the LAB 1"),
+                ("code; /* LAB 1 END */\n", "outside a region"),
+                ("/* LAB 1 BEGIN: x */\n/* LAB 1 STUB: h\nbare line\n * LAB 1 END */\n",
+                 "neither")):
+            with self.subTest(text=text):
+                with self.assertRaisesRegex(labmarks.MarkError, what):
+                    labmarks.parse(text, "f.c")
+
+    def test_every_lab_with_code_has_regions_in_the_tree(self):
+        found = labs.regions(ROOT)
+        for number in range(8):
+            self.assertIn(number, found, f"lab {number} has no region")
+        self.assertNotIn(8, found)      # lab 8 measures, it writes no code
+
+
+class Generator(unittest.TestCase):
+    """make lab: the tree it writes, and what it refuses."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.tree = labs.generate(ROOT, 3, os.path.join(cls.tmp.name, "lab3"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def read(self, path):
+        with open(os.path.join(self.tree, path), encoding="utf-8") as f:
+            return f.read()
+
+    def test_the_tree_knows_its_lab(self):
+        self.assertEqual(self.read("LAB"), "3\n")
+        self.assertEqual(labs.student_lab(self.tree).number, 3)
+
+    def test_regions_rewritten(self):
+        mutex = self.read("kernel/locking/mutex.c")
+        self.assertIn("LAB 3 TODO", mutex)
+        self.assertNotIn("LAB 3 BEGIN", mutex)
+        self.assertIn("LAB 4 BEGIN", mutex)     # a later lab, as it is
+        wait = self.read("include/wait.h")      # an earlier lab, solved
+        self.assertNotIn("LAB 2", wait)
+        self.assertIn("prepare_to_wait(&(wq), &__w, state);", wait)
+
+    def test_instructor_files_left_out(self):
+        self.assertFalse(os.path.exists(os.path.join(self.tree, "tests/wait_window_test.c")))
+        self.assertFalse(os.path.exists(os.path.join(self.tree, "docs/labs/instructor.md")))
+        self.assertFalse(os.path.exists(os.path.join(self.tree, "docs/labs/solutions")))
+        self.assertTrue(os.path.exists(os.path.join(self.tree, "docs/labs/lab3.md")))
+
+    def test_answers_template_and_git(self):
+        self.assertIn("## Questions", self.read("answers.md"))
+        log = subprocess.run(["git", "log", "--oneline"], cwd=self.tree,
+                             capture_output=True, text=True, check=True).stdout
+        self.assertEqual(len(log.splitlines()), 1)
+
+    def test_student_tree_cannot_make_labs(self):
+        with self.assertRaisesRegex(labs.LabError, "full tree"):
+            labs.generate(self.tree, 4, os.path.join(self.tmp.name, "x"))
+
+    def test_unknown_lab(self):
+        for bad in ("9", "x", "-1"):
+            with self.assertRaisesRegex(labs.LabError, "no such lab"):
+                labs.get(bad)
+
+    def test_non_empty_dest_is_left_alone(self):
+        dest = os.path.join(self.tmp.name, "full")
+        os.mkdir(dest)
+        with open(os.path.join(dest, "mine"), "w") as f:
+            f.write("keep")
+        with self.assertRaisesRegex(labs.LabError, "not an empty folder"):
+            labs.generate(ROOT, 1, dest)
+        self.assertEqual(os.listdir(dest), ["mine"])
+        self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".lab-")], [])
+
+
+class Grader(unittest.TestCase):
+    """The grader's verdicts on canned boots, its output and results.json."""
+
+    def test_boot_check_on_ktap(self):
+        result = judge_text(NOT_OK_LOG, 1)
+        ok, _ = grade.judge_boot(Check("a", 1, "string.strlen_basic"), result, "l")
+        self.assertTrue(ok)
+        ok, out = grade.judge_boot(Check("b", 1, "string.*"), result, "l")
+        self.assertFalse(ok)
+        self.assertIn("string.strcmp_order", out)
+        ok, out = grade.judge_boot(Check("c", 1, "mutex.hangs"), result, "l")
+        self.assertFalse(ok)
+
+    def test_a_check_that_selects_nothing_fails(self):
+        result = judge_text(OK_LOG, 0)
+        ok, out = grade.judge_boot(Check("d", 1, "nosuch.*"), result, "l")
+        self.assertFalse(ok)
+        self.assertIn("no result", out)
+
+    def test_boot_globs_once_each(self):
+        checks = [Check("a", 1, "x.*,y.a"), Check("b", 1, "y.a,z.*")]
+        self.assertEqual(grade.boot_globs(checks), "x.*,y.a,z.*")
+
+    def test_report_and_results_json(self):
+        lab = Lab(9, "t", ("i386",), ())
+        outs = [grade.Outcome(Check("one", 4), "i386", True, "fine"),
+                grade.Outcome(Check("two", 6), "i386", False, "broken")]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "results.json")
+            with mock.patch("builtins.print") as say:
+                code = grade.report(lab, outs, path)
+            printed = [c.args[0] for c in say.call_args_list]
+            with open(path) as f:
+                data = json.load(f)
+        self.assertEqual(code, 1)
+        self.assertIn("one [i386]: OK (4/4)", printed)
+        self.assertIn("two [i386]: FAIL (0/6)", printed)
+        self.assertIn("Score: 4/10", printed)
+        self.assertEqual(data, {"score": 4, "tests": [
+            {"name": "one [i386]", "score": 4, "max_score": 4, "output": "fine"},
+            {"name": "two [i386]", "score": 0, "max_score": 6, "output": "broken"}]})
+        with mock.patch("builtins.print"):
+            self.assertEqual(grade.report(lab, outs[:1], ""), 0)
+
+    def test_student_trees_leave_out_instructor_checks(self):
+        lab = labs.get(2)
+        self.assertLess(len(lab.checks_for(student=True)), len(lab.checks_for(student=False)))
+
+    def test_fastpath_reads_the_function(self):
+        dis = ("00100000 <mutex_lock>:\n  100000:\tlock decl (%eax)\n"
+               "  100003:\tjs     100010 <x>\n  100005:\tret\n\n"
+               "00100010 <other>:\n  100010:\tlock incl (%eax)\n")
+        body = grade.function_body(dis, "mutex_lock")
+        self.assertEqual(len(body), 3)
+        self.assertEqual(grade.function_body(dis, "nosuch"), [])
+        self.assertTrue(grade.has_in_order(body, ("lock decl", "js")))
+        self.assertFalse(grade.has_in_order(body, ("js", "lock decl")))
+        self.assertFalse(grade.has_in_order(body, ("lock incl",)))
+        self.assertFalse(grade.has_in_order(body, ("j",)))      # whole mnemonics
+
+
+LOG = """\
+bench: start which=vfs cpus=2
+bench: vfs lock=sem cpus=2 loops_per_sec=100.50 cs_per_loop=0.3292 cpu_us_per_loop=16.54
+bench: vfs lock=mutex cpus=2 loops_per_sec=200.00 cs_per_loop=0.0103 cpu_us_per_loop=6.76
+bench: vfs-ratio mutex/sem cpus=2 throughput=1.99 cpu=0.75 efficiency=2.44
+bench: end status=0
+"""
+FILLED = {"vfs mutex loops_per_sec": "200.00", "vfs sem loops_per_sec": "100.50",
+          "vfs mutex cs_per_loop": "0.0103", "vfs sem cs_per_loop": "0.3292",
+          "vfs mutex cpu_us_per_loop": "6.76", "vfs sem cpu_us_per_loop": "16.54",
+          "vfs-ratio throughput": "1.99", "vfs-ratio efficiency": "2.44"}
+
+
+class Answers(unittest.TestCase):
+    """Lab 8's figures against the log."""
+
+    def rows(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(LOG)
+            f.flush()
+            from mutexos import bench
+            rows, clean = bench.parse_log(f.name, "i386", 2)
+        self.assertTrue(clean)
+        return rows
+
+    @staticmethod
+    def table(values):
+        return "\n".join(f"| {k} | {v} |" for k, v in values.items())
+
+    def test_filled_and_equal(self):
+        self.assertEqual(answers.compare(self.table(FILLED), self.rows()), [])
+
+    def test_empty_wrong_and_made_up(self):
+        values = dict(FILLED)
+        values["vfs sem cs_per_loop"] = ""
+        values["vfs-ratio throughput"] = "2.5"
+        values["vfs mutex cs_per_loop"] = "a lot"
+        problems = answers.compare(self.table(values), self.rows())
+        self.assertEqual(len(problems), 3)
+        self.assertIn("vfs sem cs_per_loop: not filled in", problems)
+        self.assertIn("vfs-ratio throughput: 2.5, but bench.log says 1.99", problems)
+
+    def test_the_template_has_every_figure(self):
+        with open(os.path.join(ROOT, "docs/labs/lab8.md"), encoding="utf-8") as f:
+            template = answers.reported(f.read())
+        self.assertEqual(sorted(template), sorted(answers.FIGURES))
+        self.assertTrue(all(v == "" for v in template.values()))
+
+    def test_the_reference_answers_match_their_log(self):
+        self.assertEqual(answers.judge(ROOT), (True, f"{len(answers.FIGURES)} figures match "
+                                                     f"{answers.paths(ROOT)[1]}"))
+
+
+if __name__ == "__main__":
+    unittest.main()
