@@ -54,7 +54,9 @@ $(error MUTEX takes one value here; lists are for $(MATRIX_GOALS))
 endif
 override MUTEX := $(firstword $(MUTEX))
 endif
-conf_suffix := $(if $(strip $(CONF)),-$(subst $(space),-,$(subst CONFIG_,,$(strip $(CONF)))))
+# No "=" in a folder name: make would read the .d files' lines of its
+# objects as variable assignments, and a changed header would not rebuild.
+conf_suffix := $(if $(strip $(CONF)),-$(subst =,-,$(subst $(space),-,$(subst CONFIG_,,$(strip $(CONF))))))
 CFG := $(ARCH)-$(MUTEX)$(conf_suffix)
 O ?= build/$(CFG)
 
