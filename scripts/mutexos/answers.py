@@ -2,7 +2,7 @@
 
 The handout's figures table (docs/labs/lab8.md) names each figure as
 "KIND LOCK KEY" (a "bench: vfs lock=mutex ... KEY=value" line of the
-kernel's) or "vfs-ratio KEY" (the mutex/semaphore line). The student boots
+kernel's) or "vfs-ratio KEY" (the line of lock=mutex base=sem). The student boots
 the benchmark with its output kept in bench.log at the top of the tree,
 and copies the figures into answers.md. Each figure must be a number equal
 to the log's as printed (within 0.5%), and the
@@ -49,7 +49,7 @@ def logged(rows):
     for row in rows:
         if row["kind"] == "vfs":
             prefix = f"vfs {row.get('lock')} "
-        elif row["kind"] == "vfs-ratio":
+        elif row["kind"] == "vfs-ratio" and (row.get("lock"), row.get("base")) == ("mutex", "sem"):
             prefix = "vfs-ratio "
         else:
             continue

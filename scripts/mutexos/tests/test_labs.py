@@ -203,7 +203,8 @@ LOG = """\
 bench: start which=vfs cpus=2
 bench: vfs lock=sem cpus=2 loops_per_sec=100.50 cs_per_loop=0.3292 cpu_us_per_loop=16.54
 bench: vfs lock=mutex cpus=2 loops_per_sec=200.00 cs_per_loop=0.0103 cpu_us_per_loop=6.76
-bench: vfs-ratio mutex/sem cpus=2 throughput=1.99 cpu=0.75 efficiency=2.44
+bench: vfs-ratio lock=mutex base=sem cpus=2 throughput=1.99 cpu=0.75 efficiency=2.44
+bench: vfs-ratio lock=spin base=mutex cpus=2 throughput=0.80 cpu=1.50 efficiency=0.53
 bench: end status=0
 """
 FILLED = {"vfs mutex loops_per_sec": "200.00", "vfs sem loops_per_sec": "100.50",
