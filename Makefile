@@ -160,7 +160,10 @@ endif
 INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
 CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
 	-D__KERNEL__ -MMD -MP
+# Unwind tables in .debug_frame, for gdb's backtraces: not .eh_frame
+# (which would be loaded, and which linker.ld discards).
 CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-strict-aliasing -fno-common \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
