@@ -244,7 +244,7 @@ BENCH_TASKS ?= 16
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
-	$(Q)$(CHECK_TOOLS) --with media,verify $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
