@@ -226,7 +226,7 @@ GDB_PORT ?=
 GDB_BATCH ?=
 gdb: all
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
-	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) \
+	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) --append "$(APPEND)" \
 		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB_BATCH)),--batch)
 
 # ---------------------------------------------------------------- matrices
@@ -370,11 +370,11 @@ help:
 	@echo '  MUTEX=$(subst $(space),|,$(ALL_MUTEXES))   (default native)'
 	@echo '  CPUS=n         CPUs to boot with (default 2)'
 	@echo '  CONF="CONFIG_X=v ..."   Kconfig options over the defconfig'
-	@echo '  APPEND="..."   kernel command line (run, iso); test=mutex* runs tests and exits'
+	@echo '  APPEND="..."   kernel command line (run, gdb, iso); test=mutex* runs tests and exits'
 	@echo '  CMDLINE="..."  the SD card'"'"'s cmdline.txt (sdcard)'
 	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
 	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
-	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one), batch mode'
+	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
 	@echo '  V=1            show the commands'
 	@echo

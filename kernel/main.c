@@ -164,7 +164,8 @@ static void parse_command_line(void)
 	}
 }
 
-const char *mutex_build_name(void)
+/* Not inlined: gdb's "break start_kernel" would stop on its line. */
+noinline const char *mutex_build_name(void)
 {
 #if defined(CONFIG_PROVE_LOCKING)
 	return "debug+lockdep";

@@ -31,7 +31,7 @@ from . import qemu
 CPUS = 2
 APPEND = "test=mutex.* kgdbwait expect_cpus=2 hung_task_timeout=0"
 STEP_SECS = 60          # for one reply, or one gdb run
-HELPERS = os.path.join("scripts", "gdb", "mutexos_gdb.py")
+HELPERS = qemu_gdb.HELPERS
 
 
 class RspError(Exception):
