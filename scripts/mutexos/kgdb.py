@@ -245,7 +245,7 @@ def run(title, root, arch, folder, accel, timeout, log):
     image = os.path.join(folder, arch.boot_image)
     port = qemu_gdb.free_port()
     argv = qemu.command(arch, qemu.Boot(image, CPUS, APPEND), accel)
-    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=on"]
+    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=off"]
     problems, outputs, drivers = [], [], []
 
     def drive(proc):
@@ -260,8 +260,8 @@ def run(title, root, arch, folder, accel, timeout, log):
     for what, text in outputs:      # after the serial output: no mix
         _keep(log, what, text)
     problems += helpers_on_qemu_stub(root, arch, image, symbols, accel, log)
-    for problem in problems:
-        result.add_reason(problem)
+    for problem in reversed(problems):     # what gdb saw says most
+        result.add_reason(problem, first=True)
     return result
 
 
