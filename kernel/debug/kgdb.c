@@ -25,6 +25,7 @@
 static bool kgdb_enabled;	/* "kgdb": the port is open */
 static bool kgdb_wait;		/* "kgdbwait": stop at boot */
 static bool kgdb_on_bug;	/* "kgdb.on_bug=1": stop after a report */
+static bool kgdb_polling;	/* the port is open: the tick may read it */
 
 static int kgdb_owner = -1;	/* the CPU in the stub, or -1 */
 static volatile int kgdb_stopping;	/* the other CPUs must park */
@@ -66,6 +67,7 @@ void kgdb_init(void)
 		printk("kgdb: waiting for gdb\n");
 		arch_kgdb_breakpoint();
 	}
+	WRITE_ONCE(kgdb_polling, true);
 }
 
 /* A break from gdb, or a packet: gdb wants the kernel stopped. */
@@ -73,7 +75,7 @@ void kgdb_poll_break(void)
 {
 	int c;
 
-	if (!kgdb_enabled || READ_ONCE(kgdb_owner) >= 0)
+	if (!READ_ONCE(kgdb_polling) || READ_ONCE(kgdb_owner) >= 0)
 		return;
 	c = arch_kgdb_io_getc();
 	if (c == 0x03 || c == '$') {

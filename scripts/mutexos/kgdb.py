@@ -88,12 +88,14 @@ class Rsp:
         self.send_raw(b"+")
         return body
 
-    def request(self, body):
-        """Send body, insist on its '+', and return the reply's body."""
-        self.send_raw(frame(body))
-        if self.ack() != b"+":
-            raise RspError(f"{body!r} was refused with '-'")
-        return self.packet()
+    def request(self, body, resend=0):
+        """Send body, insist on its '+' (after at most resend '-'), and
+        return the reply's body."""
+        for _ in range(resend + 1):
+            self.send_raw(frame(body))
+            if self.ack() == b"+":
+                return self.packet()
+        raise RspError(f"{body!r} was refused with '-'")
 
 
 def connect(port, proc, timeout=STEP_SECS):
@@ -114,6 +116,9 @@ def connect(port, proc, timeout=STEP_SECS):
 def check_line(rsp):
     """Garbage and bad checksums are refused; the stub still answers."""
     problems = []
+    # As gdb does: the first '$' may reach a kernel still on its way to
+    # kgdbwait; its tick stops it then, and asks for the packet again.
+    rsp.request(b"?", resend=3)
     rsp.send_raw(b"garbage \x00\xff between packets+")
     for bad in (b"$?#00", b"$?#zz", b"$g#66"):
         rsp.send_raw(bad)
@@ -215,12 +220,29 @@ def match_session(out, session):
     return problems
 
 
-def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc):
+WAITING = b"kgdb: waiting for gdb"
+
+
+def wait_for_line(path, line, proc, timeout=STEP_SECS):
+    """Until the serial log at path holds line (the kernel got there)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(path, "rb") as f:
+            if line in f.read():
+                return
+        time.sleep(0.05)
+    raise RspError(f"the console never said '{line.decode()}'")
+
+
+def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_path):
     """The raw checks, gdb, the break; problems collects what failed.
 
-    On a failure the kernel may sit in the stub for ever: QEMU is killed.
+    Nothing is sent before the kernel waits for gdb: opening its port
+    empties the port's FIFO. On a failure the kernel may sit in the stub
+    for ever: QEMU is killed.
     """
     try:
+        wait_for_line(log_path, WAITING, proc)
         with connect(port, None) as sock:
             problems += check_line(Rsp(sock))
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
@@ -251,7 +273,7 @@ def run(title, root, arch, folder, accel, timeout, log):
     def drive(proc):
         drivers.append(threading.Thread(
             target=_drive_kernel_stub, daemon=True,
-            args=(root, arch, symbols, port, problems, outputs, proc)))
+            args=(root, arch, symbols, port, problems, outputs, proc, log.name)))
         drivers[0].start()
 
     result = qemu.boot(title, argv, arch, timeout, log, on_start=drive)

@@ -74,6 +74,11 @@ class TestPackets(unittest.TestCase):
     def line_stub(self, memory_reply):
         """A stub that refuses the bad packets and answers m0,4 so."""
         def stub(s):
+            s.read(len(b"$?#3f"))
+            s.send(b"-")                # the tick took the '$': again
+            s.read(len(b"$?#3f"))
+            s.send(b"+" + kgdb.frame(b"T05thread:1;"))
+            s.read(1)
             s.read(len(b"garbage \x00\xff between packets+"))
             for bad in (b"$?#00", b"$?#zz", b"$g#66"):
                 s.read(len(bad))
