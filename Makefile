@@ -165,10 +165,13 @@ INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
 CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
 	-D__KERNEL__ -MMD -MP
 # The compiler options of Kconfig (menu "Compiler options"), and the arch's.
+# Unwind tables go in .debug_frame, for gdb's backtraces: not .eh_frame
+# (which would be loaded, and which linker.ld discards).
 OPTIMIZE := $(if $(CONFIG_CC_OPTIMIZE_FOR_SIZE),-Os,-O2)
 FRAME_POINTER := $(if $(CONFIG_FRAME_POINTER),-fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls,-fomit-frame-pointer)
 CFLAGS := -std=gnu11 $(OPTIMIZE) -g -ffreestanding -fno-builtin -nostdlib \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-fno-pic -fno-pie -fno-stack-protector $(FRAME_POINTER) \
 	-fno-strict-aliasing -fno-common \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
@@ -231,7 +234,7 @@ GDB_PORT ?=
 GDB_BATCH ?=
 gdb: all
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
-	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) \
+	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) --append "$(APPEND)" \
 		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB_BATCH)),--batch)
 
 # ---------------------------------------------------------------- matrices
@@ -251,7 +254,7 @@ BENCH_RUNS ?= 3
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts
 test:
-	$(Q)$(CHECK_TOOLS) --with media,verify $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
@@ -411,11 +414,11 @@ help:
 	@echo '  MUTEX=$(subst $(space),|,$(ALL_MUTEXES))   (default native)'
 	@echo '  CPUS=n         CPUs to boot with (default 2)'
 	@echo '  CONF="CONFIG_X=v ..."   Kconfig options over the defconfig'
-	@echo '  APPEND="..."   kernel command line (run, iso); test=mutex* runs tests and exits'
+	@echo '  APPEND="..."   kernel command line (run, gdb, iso); test=mutex* runs tests and exits'
 	@echo '  CMDLINE="..."  the SD card'"'"'s cmdline.txt (sdcard)'
 	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
 	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
-	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one), batch mode'
+	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
 	@echo '  V=1            show the commands'
 	@echo

@@ -6,6 +6,8 @@
 #include <types.h>
 #include <sched.h>
 
+struct pt_regs;
+
 #define NR_CPUS		CONFIG_NR_CPUS
 
 /* IPIs every arch delivers. */
@@ -13,13 +15,15 @@ enum ipi_type {
 	IPI_RESCHEDULE,
 	IPI_CALL_FUNC,
 	IPI_BACKTRACE,
+	IPI_KGDB,		/* stop here while gdb looks (kernel/debug/) */
 	NR_IPIS,
 };
 
 /* Runs fn(info) on cpu (in its interrupt handler) and waits if wait. */
 int smp_call_function_single(unsigned int cpu, void (*fn)(void *info),
 			     void *info, int wait);
-void smp_handle_ipi(enum ipi_type type);
+/* regs: what the IPI interrupted (the gdb stub shows it). */
+void smp_handle_ipi(enum ipi_type type, struct pt_regs *regs);
 void smp_send_reschedule(unsigned int cpu);
 /* Every online CPU prints its backtrace (SysRq l). */
 void trigger_all_cpu_backtrace(void);

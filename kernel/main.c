@@ -16,6 +16,7 @@
  *   kunit.timeout=S	default time limit of one test case
  *   cmdline_pad=N,...	ignored; tests/kernel_test.c checks that it arrived
  *			whole (N characters) in a long command line
+ *   kgdb, kgdbwait, kgdb.on_bug=0|1	the gdb stub (kernel/debug/kgdb.c)
  *   bench=synchro|vfs|overhead|all	run benchmarks instead of the tests; they
  *			and their synchro.* and vfs.* options are in
  *			kernel/bench/bench.c
@@ -31,6 +32,7 @@
 #include <kunit/test.h>
 #include <bench.h>
 #include <console.h>
+#include <kgdb.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
 /*
@@ -95,6 +97,8 @@ static bool parse_option(char *opt)
 	char *eq = strchr(opt, '=');
 	size_t i;
 
+	if (kgdb_parse_option(opt))
+		return true;
 	if (!eq)
 		return false;
 	*eq = '\0';
@@ -160,7 +164,8 @@ static void parse_command_line(void)
 	}
 }
 
-const char *mutex_build_name(void)
+/* Not inlined: gdb's "break start_kernel" would stop on its line. */
+noinline const char *mutex_build_name(void)
 {
 #if defined(CONFIG_PROVE_LOCKING)
 	return "debug+lockdep";
@@ -224,6 +229,7 @@ void __noreturn start_kernel(void)
 	arch_console_rx_init();
 	smp_init();
 	hung_task_init();
+	kgdb_init();
 	if (!kthread_run(kernel_init, NULL, "init"))
 		panic("cannot start init");
 	cpu_idle();

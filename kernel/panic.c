@@ -10,6 +10,7 @@
 #include <printk.h>
 #include <mm.h>
 #include <sched.h>
+#include <kgdb.h>
 #include <kunit/test.h>
 
 unsigned long warn_count;
@@ -38,6 +39,7 @@ void __noreturn panic(const char *fmt, ...)
 	printk("\nCPU: %u PID: %d Comm: %s\n", smp_processor_id(),
 	       current ? current->pid : -1, current ? current->comm : "?");
 	dump_stack();
+	kgdb_report_hook();
 	machine_exit(EXIT_CRASH);
 }
 
@@ -50,10 +52,12 @@ void report_mark_start(void)
 		printk("# expected report follows\n");
 }
 
+/* A report is complete: the moment to show it to gdb, if asked. */
 void report_mark_end(void)
 {
 	if (READ_ONCE(reports_expected))
 		printk("# expected report ends\n");
+	kgdb_report_hook();
 }
 
 void __warn(const char *file, int line, const char *cond)

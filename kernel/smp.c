@@ -7,6 +7,7 @@
 #include <arch.h>
 #include <smp.h>
 #include <sched.h>
+#include <kgdb.h>
 
 unsigned int nr_cpu_ids = 1;
 volatile unsigned long cpu_online_mask = 1;
@@ -120,7 +121,7 @@ void trigger_all_cpu_backtrace(void)
 			arch_send_ipi(cpu, IPI_BACKTRACE);
 }
 
-void smp_handle_ipi(enum ipi_type type)
+void smp_handle_ipi(enum ipi_type type, struct pt_regs *regs)
 {
 	switch (type) {
 	case IPI_RESCHEDULE:
@@ -131,6 +132,9 @@ void smp_handle_ipi(enum ipi_type type)
 		break;
 	case IPI_BACKTRACE:
 		show_cpu_backtrace();
+		break;
+	case IPI_KGDB:
+		kgdb_park_cpu(regs);
 		break;
 	default:
 		break;

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <time.h>
 #include <timer.h>
+#include <kgdb.h>
 #include <asm/barrier.h>
 
 volatile unsigned long jiffies;
@@ -40,6 +41,7 @@ void timer_interrupt(void)
 	if (smp_processor_id() == 0) {
 		jiffies++;
 		run_timers();
+		kgdb_poll_break();
 	}
 	scheduler_tick();
 }

@@ -131,7 +131,12 @@ relocated:
 	ldr	sp, =init_thread_stack + THREAD_SIZE - 8
 	mov	fp, #0			@ ends every backtrace
 	mov	r0, r10
+	@ For gdb (.debug_frame): the outermost frame, nothing called us.
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined lr
 	bl	arm_start		@ never returns
+	.cfi_endproc
 2:	wfi
 	b	2b
 
@@ -164,7 +169,10 @@ secondary_startup:
 	ldr	sp, [r0]
 	sub	sp, sp, #8		@ as for the boot stack
 	mov	fp, #0
+	.cfi_startproc			@ the outermost frame, for gdb
+	.cfi_undefined lr
 	bl	arm_secondary_entry	@ never returns
+	.cfi_endproc
 1:	wfi
 	b	1b
 

@@ -33,20 +33,27 @@
 #define CR_TXE		(1 << 8)
 #define CR_RXE		(1 << 9)
 
-#define GPFSEL1		(GPIO_BASE + 0x04)
-#define GPIO_ALT0	4
+#define GPFSEL(pin)	(GPIO_BASE + 4 * ((pin) / 10))
 
 #define UART_CLOCK	48000000
 #define UART_BAUD	115200
 
+/* Three bits per pin, ten pins per register. */
+void rpi_gpio_set_function(unsigned int pin, unsigned int fn)
+{
+	unsigned int shift = 3 * (pin % 10);
+	u32 sel = readl(GPFSEL(pin));
+
+	sel &= ~(7U << shift);
+	sel |= fn << shift;
+	writel(sel, GPFSEL(pin));
+}
+
 /* GPIO 14 (TX) and 15 (RX) to their PL011 function, whatever came before. */
 static void uart_pins_init(void)
 {
-	u32 sel = readl(GPFSEL1);
-
-	sel &= ~((7 << 12) | (7 << 15));
-	sel |= (GPIO_ALT0 << 12) | (GPIO_ALT0 << 15);
-	writel(sel, GPFSEL1);
+	rpi_gpio_set_function(14, GPIO_ALT0);
+	rpi_gpio_set_function(15, GPIO_ALT0);
 }
 
 void arm_serial_init(void)

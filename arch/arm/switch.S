@@ -25,5 +25,10 @@ __switch_to_asm:
 ret_from_fork:
 	bl	schedule_tail		@ r0: the task we came from
 	mov	fp, #0
+	@ For gdb (.debug_frame): a task's outermost frame.
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined lr
 	blx	r4
+	.cfi_endproc
 1:	b	1b			@ the entry function does not return

@@ -88,6 +88,8 @@ void arm_handle_fault(struct pt_regs *regs, unsigned int kind)
 {
 	if (fixup_exception(regs, kind))
 		return;
+	if (kind == FAULT_UNDEF && arm_kgdb_trap(regs))
+		return;
 	oops_begin();
 	printk("Oops: %s at %08lx\n", fault_names[kind], regs->pc);
 	show_fault_address(kind);
@@ -117,7 +119,7 @@ void arm_handle_irq(struct pt_regs *regs)
 			int ipi = __builtin_ctz(ipis);
 
 			ipis &= ipis - 1;
-			smp_handle_ipi(ipi);
+			smp_handle_ipi(ipi, regs);
 		}
 	}
 	if (pending & IRQ_SRC_CNTV)

@@ -31,7 +31,12 @@ _start:
 	xorl	%ebp, %ebp		/* ends every backtrace */
 	pushl	%ebx
 	pushl	%esi
+	/* For gdb (.debug_frame): the outermost frame, nothing called us. */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined eip
 	call	i386_start		/* (magic, info): never returns */
+	.cfi_endproc
 1:	cli
 	hlt
 	jmp	1b

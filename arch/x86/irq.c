@@ -5,7 +5,7 @@
 #include <smp.h>
 #include <asm/x86.h>
 
-void x86_handle_irq(unsigned int vector)
+void x86_handle_irq(unsigned int vector, struct pt_regs *regs)
 {
 	if (vector == VEC_SPURIOUS)
 		return;		/* no EOI for a spurious interrupt */
@@ -15,7 +15,7 @@ void x86_handle_irq(unsigned int vector)
 	else if (vector == VEC_SERIAL)
 		x86_serial_interrupt();
 	else if (vector >= VEC_IPI_BASE && vector < VEC_IPI_BASE + NR_IPIS)
-		smp_handle_ipi(vector - VEC_IPI_BASE);
+		smp_handle_ipi(vector - VEC_IPI_BASE, regs);
 	else
 		printk("irq: unexpected vector %u on CPU %u\n", vector,
 		       smp_processor_id());

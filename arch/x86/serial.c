@@ -39,15 +39,33 @@
  */
 static u8 lsr_break_seen;
 
+/* COM1 here, COM2 for the gdb stub (arch/x86/kgdb.c). */
+void x86_uart_setup(u16 base)
+{
+	outb(0x00, base + UART_IER);		/* polled: no interrupts */
+	outb(LCR_DLAB, base + UART_LCR);
+	outb(1, base + UART_DLL);		/* 115200 / 1 */
+	outb(0, base + UART_DLM);
+	outb(0x03, base + UART_LCR);		/* 8N1 */
+	outb(0xc7, base + UART_FCR);		/* FIFOs on and cleared */
+	outb(MCR_DTR | MCR_RTS, base + UART_MCR);
+}
+
+int x86_uart_getc(u16 base)
+{
+	return inb(base + UART_LSR) & LSR_DR ? inb(base + UART_RBR) : -1;
+}
+
+void x86_uart_putc(u16 base, char c)
+{
+	while (!(inb(base + UART_LSR) & LSR_THRE))
+		;
+	outb(c, base + UART_THR);
+}
+
 void x86_serial_init(void)
 {
-	outb(0x00, COM1 + UART_IER);		/* polled: no interrupts */
-	outb(LCR_DLAB, COM1 + UART_LCR);
-	outb(1, COM1 + UART_DLL);		/* 115200 / 1 */
-	outb(0, COM1 + UART_DLM);
-	outb(0x03, COM1 + UART_LCR);		/* 8N1 */
-	outb(0xc7, COM1 + UART_FCR);		/* FIFOs on and cleared */
-	outb(MCR_DTR | MCR_RTS, COM1 + UART_MCR);
+	x86_uart_setup(COM1);
 }
 
 /* To the boot CPU, which is the one calling. */

@@ -71,12 +71,14 @@ static bool fixup_exception(struct pt_regs *regs)
 asmlinkage void x86_handle_trap(struct pt_regs *regs)
 {
 	if (regs->vector < 32) {
+		if (x86_kgdb_trap(regs))
+			return;
 		if (!fixup_exception(regs))
 			do_exception(regs);
 		return;
 	}
 	irq_enter();
-	x86_handle_irq(regs->vector);
+	x86_handle_irq(regs->vector, regs);
 	irq_exit(regs_irqs_on(regs));
 }
 

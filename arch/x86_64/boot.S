@@ -146,7 +146,12 @@ start64:
 	movq	$(init_thread_stack + THREAD_SIZE), %rsp
 	xorl	%ebp, %ebp		/* ends every backtrace */
 	xchgl	%esi, %edi		/* x86_64_start(magic, info) */
+	/* For gdb (.debug_frame): the outermost frame, nothing called us. */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined rip
 	call	x86_64_start		/* never returns */
+	.cfi_endproc
 1:	cli
 	hlt
 	jmp	1b

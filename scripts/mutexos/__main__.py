@@ -118,6 +118,7 @@ def _add_gdb(sub):
     p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
     p.add_argument("--cpus", default="1", help="CPU count (default 1)")
     p.add_argument("--port", type=int, help="gdb stub port (default: a free one)")
+    p.add_argument("--append", default="", help="kernel command line")
     p.add_argument("--batch", action="store_true",
                    help="stop at start_kernel, print pc and a backtrace, end")
 
@@ -237,7 +238,12 @@ def cmd_gdb(ap, arches, opts):
     cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
     if opts.port is not None and not 0 < opts.port < 65536:
         ap.error(f"port {opts.port} is not a TCP port")
-    return gdb.run(arches[opts.arch], _path(opts.builddir), cpus, opts.port, opts.batch)
+    limit = qemu.command_line_max(ROOT)
+    if len(opts.append) > limit:
+        ap.error(f"the kernel command line has {len(opts.append)} characters; "
+                 f"the kernel takes at most {limit}")
+    return gdb.run(arches[opts.arch], _path(opts.builddir), cpus, opts.port, opts.batch,
+                   append=opts.append)
 
 
 def cmd_test(ap, arches, opts):

@@ -20,6 +20,9 @@ import time
 
 from . import qemu
 
+# The gdb helpers (mx-ps, mx-locks, ...): docs/gdb.md.
+HELPERS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "gdb", "mutexos_gdb.py")
 PR_SET_PDEATHSIG = 1
 START_TIMEOUT = 30      # seconds for QEMU's stub to listen
 
@@ -65,6 +68,7 @@ def gdb_argv(arch, symbols, port, batch):
     argv = ["gdb-multiarch", "-q",
             "-ex", f"set architecture {arch.gdb}",
             "-ex", f"file {symbols}",
+            "-ex", f"source {HELPERS}",
             "-ex", f"target remote 127.0.0.1:{port}",
             "-ex", "break start_kernel",
             "-ex", "continue"]
@@ -92,7 +96,7 @@ def stop(proc):
             proc.wait()
 
 
-def run(arch, builddir, cpus, port=None, batch=False, accel="tcg"):
+def run(arch, builddir, cpus, port=None, batch=False, accel="tcg", append=""):
     """Start QEMU and gdb; gdb's exit code (1 when QEMU did not start)."""
     port = port or free_port()
     image = os.path.join(builddir, arch.boot_image)
@@ -100,7 +104,7 @@ def run(arch, builddir, cpus, port=None, batch=False, accel="tcg"):
         if not os.path.isfile(path):
             print(f"make gdb: {path} not found (build it first)", file=sys.stderr)
             return 1
-    argv = qemu.command(arch, qemu.Boot(image, cpus), accel, gdb_port=port)
+    argv = qemu.command(arch, qemu.Boot(image, cpus, append), accel, gdb_port=port)
     log_path = os.path.join(builddir, "gdb-qemu.log")
     old = {sig: signal.signal(sig, _raise_ended) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:

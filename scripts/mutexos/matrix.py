@@ -16,6 +16,8 @@ means all of its values (see scripts/test.mk for the history):
   - when no CPU count was given, each selected arch whose debug build is
     selected has a console check: a session typed into its console
     (console.py), at 2 CPUs; i386's native build has a shorter one;
+    and a gdb check (kgdb.py): gdb on the kernel's own stub and the gdb
+    helpers on both stubs, debug build, 2 CPUs;
   - every other boot asks for its tests (test=): a kernel told nothing
     boots to its console instead;
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n), built as
@@ -35,7 +37,7 @@ the total line comes last.
 
 from dataclasses import dataclass, field
 
-from . import build, checks, labcheck
+from . import build, checks, kgdb, labcheck
 from .build import MUTEXES, BuildConfig
 from .runner import BootSpec, choose_accels, print_report, run_specs
 from .verdict import StepResult, exit_code, total_line
@@ -117,6 +119,7 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
             _add_raw_boots(plan, arch, sel, timeout)
         if "debug" in mutexes and sel.cpus is None:
             _add_console_check(plan, arch, BuildConfig(name, "debug"), "debug", timeout)
+            _add_gdb_check(plan, arch, timeout)
             _add_prove_locking(plan, arch, timeout)
     if UP_BUILD.arch in names and "native" in mutexes and sel.cpus is None \
             and UP_BUILD.arch in arches:
@@ -182,6 +185,15 @@ def _add_console_check(plan, arch, cfg, script, timeout):
     plan.boots.append(BootSpec(f"{arch.name}-{cfg.mutex}-console-cpus{CONSOLE_CPUS}",
                                cfg, arch.boot_image, CONSOLE_CPUS, TEST_APPEND,
                                timeout, script=script))
+
+
+def _add_gdb_check(plan, arch, timeout):
+    # kgdb.py: the kernel's gdb stub and the gdb helpers, driven by gdb.
+    cfg = BuildConfig(arch.name, "debug")
+    plan.add_build(cfg)
+    plan.boots.append(BootSpec(f"{arch.name}-debug-gdb-cpus{kgdb.CPUS}", cfg,
+                               arch.boot_image, kgdb.CPUS, kgdb.APPEND, timeout,
+                               gdb=True))
 
 
 def _add_checks(plan, arches, names, with_labs):

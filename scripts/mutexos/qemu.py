@@ -219,17 +219,21 @@ def keep_stderr(log, errors):
     return text
 
 
-def boot(title, argv, arch, timeout, log):
+def boot(title, argv, arch, timeout, log, on_start=None):
     """Run argv, read its serial output as KTAP into log, and judge it.
 
     log is an open binary file; arch decodes the exit status.  argv is
     normally command()'s, but any program that prints a serial log will do.
+    on_start(proc), if given, is called once QEMU runs (the gdb check drives
+    it meanwhile, and kills it when it fails).
     """
     parser = KtapParser()
     with tempfile.TemporaryFile() as errors:
         proc, failed = start(title, argv, arch, log, errors)
         if failed:
             return failed
+        if on_start:
+            on_start(proc)
         code, timed_out = _read_serial(proc, timeout, log, parser)
         parser.finish()
         stderr_text = keep_stderr(log, errors)

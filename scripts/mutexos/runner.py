@@ -5,7 +5,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from . import build, console, qemu
+from . import build, console, kgdb, qemu
 from .logs import open_log
 from .verdict import Result
 
@@ -28,6 +28,7 @@ class BootSpec:
     timeout: int
     script: str = ""
     firmware: str = ""
+    gdb: bool = False
 
     def title(self, arch_name):
         """The heading of this boot's table: "NAME (ARCH, N CPUs)"."""
@@ -65,6 +66,8 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         for needed in filter(None, (image, firmware)):
             if not os.path.isfile(needed):
                 return Result.not_started(title, path, f"kernel image {needed} not found")
+        if spec.gdb:
+            return kgdb.run(title, root, arch, folder, accel, spec.timeout, log)
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
                          reboot=bool(spec.script), firmware=firmware)
         argv = qemu.command(arch, boot, accel)

@@ -31,6 +31,7 @@ class TestPlan(unittest.TestCase):
             if arch.firmware_shim:
                 expected += 1   # through the firmware stand-in, all CPUs
             expected += 1       # the debug build's console check
+            expected += 1       # the gdb check (kgdb.py)
             expected += 1       # the lock-order validator's build
         expected += 1       # the uniprocessor kernel
         expected += 1       # i386's native console check
@@ -117,12 +118,22 @@ class TestPlan(unittest.TestCase):
                                        "arm-native-firmware-cpus2"])
         self.assertEqual(plan.boots[1].image, "kernel7.img")
 
+    def test_gdb_check_only_with_the_debug_build_and_no_cpus(self):
+        for sel in (Selection(("i386",), ("native",)), Selection(("i386",), None, (2,))):
+            self.assertFalse(any(boot.gdb for boot in test_plan(ARCHES, sel).boots))
+        plan = test_plan(ARCHES, Selection(("arm",)))
+        self.assertEqual([b.name for b in plan.boots if b.gdb], ["arm-debug-gdb-cpus2"])
+
     def test_debug_build_brings_the_validator(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("debug",)))
         self.assertEqual(names(plan), ["x86_64-debug-cpus1", "x86_64-debug-cpus4",
                                        "x86_64-debug-console-cpus2",
+                                       "x86_64-debug-gdb-cpus2",
                                        "x86_64-debug-lockdep-cpus4"])
-        boot = plan.boots[3]
+        gdb = plan.boots[3]
+        self.assertTrue(gdb.gdb)
+        self.assertRegex(gdb.append, r"(^| )kgdbwait( |$)")
+        boot = plan.boots[4]
         self.assertEqual((boot.config, boot.cpus, boot.append),
                          (BuildConfig("x86_64", "debug", "CONFIG_PROVE_LOCKING=y"), 4,
                           "test=* expect_cpus=4 hung_task_timeout=0"))

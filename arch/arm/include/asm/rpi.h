@@ -14,6 +14,10 @@
 #define PM_BASE			(PERIPH_BASE + 0x100000)	/* watchdog */
 #define GPIO_BASE		(PERIPH_BASE + 0x200000)
 #define UART0_BASE		(PERIPH_BASE + 0x201000)	/* PL011 */
+#define AUX_BASE		(PERIPH_BASE + 0x215000)	/* mini UART */
+/* GPIO pin functions (GPFSELn): the header's 14/15 carry a UART. */
+#define GPIO_ALT0		4	/* 14/15: the PL011 */
+#define GPIO_ALT5		2	/* 14/15: the mini UART */
 
 /*
  * The BCM2835 interrupt controller: the peripherals' lines, 64 of them in
@@ -77,6 +81,7 @@ static inline unsigned int arm_cpu_id(void)
 }
 
 void arm_serial_init(void);
+void rpi_gpio_set_function(unsigned int pin, unsigned int fn);
 void arm_serial_interrupt(void);
 void arm_irq_init_cpu(void);
 void arm_timer_init_cpu(void);
@@ -84,6 +89,14 @@ void arm_handle_timer(void);
 void arm_udelay(unsigned long us);
 long arm_semihost(unsigned long op, void *arg);
 void arm_secondary_entry(void);
+
+struct pt_regs;
+#ifdef CONFIG_KGDB
+/* An undefined instruction that may be the gdb stub's breakpoint. */
+bool arm_kgdb_trap(struct pt_regs *regs);
+#else
+static inline bool arm_kgdb_trap(struct pt_regs *regs) { return false; }
+#endif
 
 #define SEMIHOST_SYS_ERRNO		0x13
 #define SEMIHOST_SYS_GET_CMDLINE	0x15

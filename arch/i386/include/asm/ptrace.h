@@ -13,6 +13,7 @@ struct pt_regs {
 
 #define regs_pc(r)	((r)->eip)
 #define regs_fp(r)	((r)->ebp)
+#define regs_flags(r)	((r)->eflags)
 #define regs_irqs_on(r)	(((r)->eflags & 0x200) != 0)
 
 /* Paging maps every address below the last page (paging.c). */

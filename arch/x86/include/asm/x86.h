@@ -10,6 +10,8 @@
 #include <types.h>
 
 /* Interrupt vectors. 0-31 are the CPU's exceptions. */
+#define X86_TRAP_DB		1	/* debug: a single step */
+#define X86_TRAP_BP		3	/* breakpoint: int3 */
 #define X86_TRAP_GP		13	/* general protection */
 #define X86_TRAP_PF		14	/* page fault */
 #define VEC_SERIAL		0x30	/* COM1, through the I/O APIC */
@@ -19,6 +21,18 @@
 
 void x86_serial_init(void);
 void x86_serial_interrupt(void);
+/* A 16550 at I/O port base: 115200 8N1, FIFOs on, polled. */
+void x86_uart_setup(u16 base);
+int x86_uart_getc(u16 base);		/* -1: nothing received */
+void x86_uart_putc(u16 base, char c);
+
+struct pt_regs;
+#ifdef CONFIG_KGDB
+/* A breakpoint or single-step trap for the gdb stub: true if handled. */
+bool x86_kgdb_trap(struct pt_regs *regs);
+#else
+static inline bool x86_kgdb_trap(struct pt_regs *regs) { return false; }
+#endif
 /*
  * Reads the multiboot info at physical address info: the command line and
  * the RAM below ram_end; reserves low memory and the kernel image.
@@ -117,6 +131,6 @@ struct pt_regs;
 void x86_show_regs(struct pt_regs *regs);
 
 /* Vector to the common interrupt code. */
-void x86_handle_irq(unsigned int vector);
+void x86_handle_irq(unsigned int vector, struct pt_regs *regs);
 
 #endif

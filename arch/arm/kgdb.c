@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The gdb stub's ARM half (Raspberry Pi 2): its port, the registers in
+ * gdb's order, the breakpoint instruction, and single steps.
+ *
+ * The port is the BCM2835 mini UART. In QEMU's raspi2b it is the second
+ * -serial, apart from the console's PL011. On the board, the header has
+ * one UART's worth of pins, GPIO 14 (TX) and 15 (RX): the stub takes
+ * them for the mini UART (function ALT5), and from then on the PL011
+ * console is cut off the header (printk still fills the log buffer,
+ * which gdb's mx-dmesg shows). docs/gdb.md has the wiring.
+ *
+ * ARMv7 has no single-step bit that works without a debug monitor, so a
+ * step plants a breakpoint at the instruction that runs next, decoding
+ * the branches: B, BL, BX, BLX (register), LDM and LDR into pc, MOV pc.
+ * An instruction that writes pc in another way is refused.
+ */
+#include <kernel.h>
+#include <errno.h>
+#include <mm.h>
+#include <sched.h>
+#include <kgdb.h>
+#include <asm/ptrace.h>
+#include <asm/rpi.h>
+
+#define AUX_ENABLES	(AUX_BASE + 0x04)
+#define AUX_MU_IO	(AUX_BASE + 0x40)
+#define AUX_MU_IER	(AUX_BASE + 0x44)
+#define AUX_MU_IIR	(AUX_BASE + 0x48)
+#define AUX_MU_LCR	(AUX_BASE + 0x4c)
+#define AUX_MU_MCR	(AUX_BASE + 0x50)
+#define AUX_MU_LSR	(AUX_BASE + 0x54)
+#define AUX_MU_CNTL	(AUX_BASE + 0x60)
+#define AUX_MU_BAUD	(AUX_BASE + 0x68)
+#define ENABLE_MU	(1 << 0)
+#define LCR_8BIT	3
+#define IIR_CLEAR_FIFOS	6
+#define LSR_DATA_READY	(1 << 0)
+#define LSR_TX_EMPTY	(1 << 5)
+#define CNTL_RX_TX	3
+/* core_freq=250 in config.txt: 250 MHz / (8 * 115200) - 1 */
+#define MU_BAUD_115200	270
+
+const char arch_kgdb_port_name[] = "the mini UART (QEMU's second serial; GPIO 14/15 on the board), 115200 8N1";
+
+#define BREAK_INSN	0xe7f0dbf0	/* udf #0xdb0: permanently undefined */
+const u8 arch_kgdb_break_insn[] = { 0xf0, 0xdb, 0xf0, 0xe7 };
+const int arch_kgdb_break_len = 4;
+
+void arch_kgdb_io_init(void)
+{
+	printk("kgdb: GPIO 14/15 go to the mini UART: on a board, the console leaves the header\n");
+	writel(readl(AUX_ENABLES) | ENABLE_MU, AUX_ENABLES);
+	writel(0, AUX_MU_CNTL);
+	writel(0, AUX_MU_IER);			/* polled */
+	writel(LCR_8BIT, AUX_MU_LCR);
+	writel(0, AUX_MU_MCR);
+	writel(IIR_CLEAR_FIFOS, AUX_MU_IIR);
+	writel(MU_BAUD_115200, AUX_MU_BAUD);
+	rpi_gpio_set_function(14, GPIO_ALT5);
+	rpi_gpio_set_function(15, GPIO_ALT5);
+	writel(CNTL_RX_TX, AUX_MU_CNTL);
+}
+
+int arch_kgdb_io_getc(void)
+{
+	if (!(readl(AUX_MU_LSR) & LSR_DATA_READY))
+		return -1;
+	return readl(AUX_MU_IO) & 0xff;
+}
+
+void arch_kgdb_io_putc(char c)
+{
+	while (!(readl(AUX_MU_LSR) & LSR_TX_EMPTY))
+		;
+	writel((u8)c, AUX_MU_IO);
+}
+
+void arch_kgdb_breakpoint(void)
+{
+	asm volatile(".word %c0" :: "i" (BREAK_INSN));
+}
+
+/* The new instruction reaches the point of unification, then fetches. */
+void arch_kgdb_sync_icache(unsigned long addr, size_t len)
+{
+	unsigned long line, end = addr + len;
+
+	for (line = addr & ~31UL; line < end; line += 32)
+		asm volatile("mcr p15, 0, %0, c7, c11, 1" :: "r" (line));
+	asm volatile("dsb" ::: "memory");
+	for (line = addr & ~31UL; line < end; line += 32)
+		asm volatile("mcr p15, 0, %0, c7, c5, 1" :: "r" (line));
+	asm volatile("mcr p15, 0, %0, c7, c5, 6" :: "r" (0));	/* BPIALL */
+	asm volatile("dsb; isb" ::: "memory");
+}
+
+/* ---- registers: r0-r15, gdb's eight FPA registers and fps, cpsr ---- */
+
+enum { SP = 13, LR = 14, PC = 15, F0 = 16, FPS = 24, CPSR = 25, NR_GDB_REGS };
+
+const struct kgdb_reg arch_kgdb_regs[] = {
+	{ "r0", 4 }, { "r1", 4 }, { "r2", 4 }, { "r3", 4 },
+	{ "r4", 4 }, { "r5", 4 }, { "r6", 4 }, { "r7", 4 },
+	{ "r8", 4 }, { "r9", 4 }, { "r10", 4 }, { "r11", 4 },
+	{ "r12", 4 }, { "sp", 4 }, { "lr", 4 }, { "pc", 4 },
+	{ "f0", 12 }, { "f1", 12 }, { "f2", 12 }, { "f3", 12 },
+	{ "f4", 12 }, { "f5", 12 }, { "f6", 12 }, { "f7", 12 },
+	{ "fps", 4 }, { "cpsr", 4 },
+};
+const int arch_kgdb_nr_regs = NR_GDB_REGS;
+
+/* The FPA registers are there for gdb's layout only: left at zero. */
+#define CPSR_OFFSET	(16 * 4 + 8 * 12 + 4)
+
+void arch_kgdb_get_regs(u8 *image, const struct pt_regs *r)
+{
+	u32 *g = (u32 *)image;
+	int i;
+
+	for (i = 0; i < 13; i++)
+		g[i] = r->r[i];
+	g[SP] = r->sp;
+	g[LR] = r->lr;
+	g[PC] = r->pc;
+	*(u32 *)(image + CPSR_OFFSET) = r->cpsr;
+}
+
+/* sp and the mode cannot change under an exception frame: they stay. */
+void arch_kgdb_set_regs(struct pt_regs *r, const u8 *image)
+{
+	const u32 *g = (const u32 *)image;
+	u32 cpsr = *(const u32 *)(image + CPSR_OFFSET);
+	int i;
+
+	for (i = 0; i < 13; i++)
+		r->r[i] = g[i];
+	r->lr = g[LR];
+	r->pc = g[PC];
+	r->cpsr = (r->cpsr & PSR_MODE_MASK) | (cpsr & ~PSR_MODE_MASK);
+}
+
+/*
+ * A sleeping task stopped in __switch_to_asm (switch.S), which pushed
+ * r4-r11 and lr: show it as just returned from there, in the scheduler.
+ */
+void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p)
+{
+	const unsigned long *sp = (const unsigned long *)p->thread.sp;
+	u32 *g = (u32 *)image;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		g[4 + i] = sp[SWITCH_FRAME_R4 + i];
+	g[LR] = sp[SWITCH_FRAME_LR];
+	g[PC] = sp[SWITCH_FRAME_LR];
+	g[SP] = (unsigned long)(sp + SWITCH_FRAME_WORDS);
+	*(u32 *)(image + CPSR_OFFSET) = PSR_MODE_SVC;
+}
+
+/* ---- single steps ---- */
+
+static unsigned long step_addr;		/* 0: no step in progress */
+static u8 step_saved[4];
+
+static bool cond_passes(u32 insn, u32 cpsr)
+{
+	bool n = cpsr >> 31 & 1, z = cpsr >> 30 & 1;
+	bool c = cpsr >> 29 & 1, v = cpsr >> 28 & 1;
+	bool pass;
+
+	switch (insn >> 29) {		/* pairs: a condition and its negation */
+	case 0: pass = z; break;			/* EQ */
+	case 1: pass = c; break;			/* CS */
+	case 2: pass = n; break;			/* MI */
+	case 3: pass = v; break;			/* VS */
+	case 4: pass = c && !z; break;			/* HI */
+	case 5: pass = n == v; break;			/* GE */
+	case 6: pass = !z && n == v; break;		/* GT */
+	default: return true;				/* AL, unconditional */
+	}
+	return insn >> 28 & 1 ? !pass : pass;
+}
+
+/* A register as the instruction at pc reads it: pc reads as pc + 8. */
+static u32 reg_value(const struct pt_regs *r, unsigned int n)
+{
+	if (n < 13)
+		return r->r[n];
+	if (n == SP)
+		return r->sp;
+	if (n == LR)
+		return r->lr;
+	return r->pc + 8;
+}
+
+/* The word an LDM loads into pc: the highest of the registers it loads. */
+static unsigned long ldm_pc_slot(const struct pt_regs *r, u32 insn)
+{
+	unsigned long base = reg_value(r, insn >> 16 & 15);
+	unsigned int count = __builtin_popcount(insn & 0xffff);
+	bool before = insn >> 24 & 1, up = insn >> 23 & 1;
+
+	if (up)
+		return base + 4 * (count - 1) + (before ? 4 : 0);
+	return base - (before ? 4 : 0);
+}
+
+/* The word an LDR (immediate offset) loads into pc. */
+static unsigned long ldr_pc_slot(const struct pt_regs *r, u32 insn)
+{
+	unsigned long base = reg_value(r, insn >> 16 & 15);
+	unsigned long offset = insn & 0xfff;
+	bool pre = insn >> 24 & 1, up = insn >> 23 & 1;
+
+	if (!pre)
+		return base;
+	return up ? base + offset : base - offset;
+}
+
+/* Where execution goes after the instruction at pc, or -EINVAL. */
+static int next_pc(const struct pt_regs *r, unsigned long *next)
+{
+	u32 insn, loaded;
+	unsigned long slot;
+
+	if (copy_from_kernel_nofault(&insn, (void *)r->pc, 4))
+		return -EFAULT;
+	*next = r->pc + 4;
+	if (insn >> 28 == 0xf)		/* BLX imm (to Thumb) and friends */
+		return (insn & 0x0e000000) == 0x0a000000 ? -EINVAL : 0;
+	if (!cond_passes(insn, r->cpsr))
+		return 0;
+	if ((insn & 0x0e000000) == 0x0a000000) {	/* B, BL */
+		*next = r->pc + 8 + ((s32)(insn << 8) >> 6);
+		return 0;
+	}
+	if ((insn & 0x0fffffd0) == 0x012fff10 ||	/* BX, BLX register */
+	    (insn & 0x0feffff0) == 0x01a0f000) {	/* MOV pc, Rm */
+		*next = reg_value(r, insn & 15);
+		return *next & 1 ? -EINVAL : 0;		/* Thumb: never here */
+	}
+	if ((insn & 0x0e108000) == 0x08108000)		/* LDM with pc */
+		slot = ldm_pc_slot(r, insn);
+	else if ((insn & 0x0e50f000) == 0x0410f000)	/* LDR pc, imm */
+		slot = ldr_pc_slot(r, insn);
+	else if ((insn & 0x0db0f000) == 0x0120f000)	/* MSR: no pc there */
+		return 0;
+	else if ((insn & 0x0c00f000) == 0x0000f000 ||	/* other ALU op to pc */
+		 (insn & 0x0c10f000) == 0x0410f000)	/* LDR pc, register */
+		return -EINVAL;
+	else
+		return 0;
+	if (copy_from_kernel_nofault(&loaded, (void *)slot, 4))
+		return -EFAULT;
+	*next = loaded;
+	return *next & 1 ? -EINVAL : 0;
+}
+
+int arch_kgdb_prepare_step(struct pt_regs *regs)
+{
+	unsigned long next;
+	int err = next_pc(regs, &next);
+
+	if (err)
+		return err;
+	if (copy_from_kernel_nofault(step_saved, (void *)next, 4) ||
+	    kgdb_patch_text(next, arch_kgdb_break_insn, 4))
+		return -EFAULT;
+	step_addr = next;
+	return 0;
+}
+
+void arch_kgdb_end_step(struct pt_regs *regs)
+{
+	kgdb_patch_text(step_addr, step_saved, 4);
+	step_addr = 0;
+}
+
+/*
+ * The undefined-instruction trap: the stub's if the instruction is its
+ * breakpoint. At a breakpoint gdb planted, or the end of a step, pc
+ * stays on it (gdb wants to see it there); a compiled-in one
+ * (arch_kgdb_breakpoint) is passed.
+ */
+bool arm_kgdb_trap(struct pt_regs *regs)
+{
+	unsigned long pc = regs->pc;
+	u32 insn;
+
+	if (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
+	    insn != BREAK_INSN)
+		return false;
+	if (!kgdb_planted_at(pc) && pc != step_addr)
+		regs->pc += 4;
+	if (kgdb_handle_trap(regs, KGDB_SIGTRAP))
+		return true;
+	regs->pc = pc;		/* the stub is off: a fault like any other */
+	return false;
+}

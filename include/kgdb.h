@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's gdb stub (kernel/debug/, docs/gdb.md): the GDB remote
+ * serial protocol on a serial port of its own, so that gdb can debug the
+ * kernel on a board or a PC, where there is no QEMU stub.
+ *
+ * It sleeps until the command line wakes it: "kgdb" listens (a break from
+ * gdb stops the kernel), "kgdbwait" also stops at boot, "kgdb.on_bug=1"
+ * also stops after a BUG:/WARNING: report and on panic. Asleep, it costs
+ * one test per tick and nothing else.
+ */
+#ifndef _KGDB_H
+#define _KGDB_H
+
+#include <types.h>
+
+struct pt_regs;
+struct task_struct;
+
+/* Why the stub was entered: the signal number gdb is told. */
+#define KGDB_SIGINT	2	/* a break from gdb */
+#define KGDB_SIGTRAP	5	/* a breakpoint, a step, kgdbwait */
+
+#ifdef CONFIG_KGDB
+/* The command line's kgdb options; false if opt is none of them. */
+bool kgdb_parse_option(const char *opt);
+/* At boot, once every CPU is up: open the port, wait if kgdbwait. */
+void kgdb_init(void);
+/* From the tick on CPU 0: a break (0x03) from gdb stops the kernel. */
+void kgdb_poll_break(void);
+/* After a BUG:/WARNING: report and in panic(), with kgdb.on_bug=1. */
+void kgdb_report_hook(void);
+/*
+ * From the arch's trap code: a breakpoint or step trap with its pc
+ * already pointing where gdb must see it. False when the stub is off
+ * (the trap is then a fault like any other).
+ */
+bool kgdb_handle_trap(struct pt_regs *regs, int signo);
+/* From the IPI handler: park this CPU until gdb lets the kernel go. */
+void kgdb_park_cpu(struct pt_regs *regs);
+/* Whether addr holds a breakpoint gdb planted (the arch's trap code). */
+bool kgdb_planted_at(unsigned long addr);
+/* Write instructions at addr (the CPU then fetches them): 0 or -EFAULT. */
+int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len);
+#else
+static inline bool kgdb_parse_option(const char *opt) { return false; }
+static inline void kgdb_init(void) { }
+static inline void kgdb_poll_break(void) { }
+static inline void kgdb_report_hook(void) { }
+static inline bool kgdb_handle_trap(struct pt_regs *regs, int signo)
+{
+	return false;
+}
+static inline void kgdb_park_cpu(struct pt_regs *regs) { }
+#endif
+
+/*
+ * What each arch provides (arch/<arch>/kgdb.c). gdb's register numbers
+ * and sizes are the arch's own; a register image is gdb's 'g' packet in
+ * binary.
+ */
+struct kgdb_reg {
+	const char *name;
+	int size;		/* bytes in gdb's packet */
+};
+extern const struct kgdb_reg arch_kgdb_regs[];
+extern const int arch_kgdb_nr_regs;
+#define KGDB_REGS_BYTES	256	/* room for any arch's register image */
+
+/* pt_regs to and from gdb's image; a sleeping task's image. */
+void arch_kgdb_get_regs(u8 *image, const struct pt_regs *regs);
+void arch_kgdb_set_regs(struct pt_regs *regs, const u8 *image);
+void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p);
+
+/* The breakpoint instruction gdb's Z0 plants, and its length. */
+extern const u8 arch_kgdb_break_insn[];
+extern const int arch_kgdb_break_len;
+/* After instructions were written at addr: make the CPU see them. */
+void arch_kgdb_sync_icache(unsigned long addr, size_t len);
+/* Stop in the stub, from C: the compiled-in breakpoint. */
+void arch_kgdb_breakpoint(void);
+/*
+ * Resume with one instruction executed then a trap (step), or plainly.
+ * 0, or -EINVAL when the instruction at pc cannot be stepped.
+ */
+int arch_kgdb_prepare_step(struct pt_regs *regs);
+void arch_kgdb_end_step(struct pt_regs *regs);
+
+/* The stub's own serial port: polled, never by interrupt; its name. */
+extern const char arch_kgdb_port_name[];
+void arch_kgdb_io_init(void);
+int arch_kgdb_io_getc(void);		/* -1: nothing waiting */
+void arch_kgdb_io_putc(char c);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What kgdb.c (stopping the kernel) and gdbstub.c (talking) share. */
+#ifndef _KERNEL_DEBUG_KGDB_H
+#define _KERNEL_DEBUG_KGDB_H
+
+#include <types.h>
+#include <smp.h>
+
+/* Per CPU while the kernel is stopped: its saved registers and task. */
+struct kgdb_cpu {
+	struct pt_regs *regs;		/* NULL: not stopped in the stub */
+	struct task_struct *task;
+};
+extern struct kgdb_cpu kgdb_cpus[NR_CPUS];
+
+/* How gdb lets the kernel go on. */
+enum gdb_resume { GDB_RESUME_CONTINUE, GDB_RESUME_STEP };
+/* Talk to gdb until it resumes the kernel; cpu is the one that trapped. */
+enum gdb_resume gdbstub_session(unsigned int cpu, int signo);
+/* The character that made the tick stop the kernel (0x03 or '$'), or 0. */
+extern int gdbstub_break_char;
+
+int kgdb_set_breakpoint(unsigned long addr);
+int kgdb_remove_breakpoint(unsigned long addr);
+void kgdb_remove_all_breakpoints(void);
+
+#endif

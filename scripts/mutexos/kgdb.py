@@ -1,0 +1,308 @@
+"""The gdb check of make test: the kernel's own gdb stub, and the gdb
+helpers (scripts/gdb/) on both stubs.  docs/gdb.md describes both.
+
+One boot per arch, the debug build at 2 CPUs, with kgdbwait and the
+stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
+-serial) on a TCP socket, the console on stdout as in every test boot:
+  1. a raw-protocol client (Rsp) while the kernel waits at boot: garbage
+     and bad checksums get a '-' (NAK) and the stub still answers; a read
+     of the unmapped first page is an error packet, not a fault;
+  2. gdb-multiarch -batch: a breakpoint on mutex_lock, continue; bt shows
+     the test case that called it, p *lock its count, info threads the
+     kernel's task names; at mutex_unlock, mx-ps and mx-locks show the
+     test's task and the mutex it holds; then gdb detaches;
+  3. the raw client again: a break (0x03) stops the running kernel, '?'
+     says SIGINT; continue to the end of the run, whose KTAP result
+     arrives on the console and is judged like any other.
+Then a second boot halted under QEMU's own stub runs the helpers there.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+from . import gdb as qemu_gdb
+from . import qemu
+
+CPUS = 2
+APPEND = "test=mutex.* kgdbwait expect_cpus=2 hung_task_timeout=0"
+STEP_SECS = 60          # for one reply, or one gdb run
+HELPERS = qemu_gdb.HELPERS
+
+
+class RspError(Exception):
+    """The stub said something the protocol does not allow, or nothing."""
+
+
+def checksum(body):
+    """The protocol's checksum: the sum of the body's bytes, modulo 256."""
+    return sum(body) & 0xFF
+
+
+def frame(body):
+    """A packet: $body#cc."""
+    return b"$" + body + b"#%02x" % checksum(body)
+
+
+class Rsp:
+    """A GDB remote serial protocol client over a socket, acks on."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.pending = b""
+
+    def _byte(self):
+        if not self.pending:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise RspError("the stub's port closed")
+            self.pending = chunk
+        b, self.pending = self.pending[:1], self.pending[1:]
+        return b
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def ack(self):
+        """The stub's '+' or '-' for what we sent."""
+        while True:
+            b = self._byte()
+            if b in (b"+", b"-"):
+                return b
+            raise RspError(f"expected an ack, got {b!r}")
+
+    def packet(self):
+        """The next packet's body, its checksum checked, acknowledged."""
+        while self._byte() != b"$":
+            pass
+        body = b""
+        while (b := self._byte()) != b"#":
+            body += b
+        sent = self._byte() + self._byte()
+        if int(sent, 16) != checksum(body):
+            raise RspError(f"bad checksum {sent!r} on {body!r}")
+        self.send_raw(b"+")
+        return body
+
+    def request(self, body, resend=0):
+        """Send body, insist on its '+' (after at most resend '-'), and
+        return the reply's body."""
+        for _ in range(resend + 1):
+            self.send_raw(frame(body))
+            if self.ack() == b"+":
+                return self.packet()
+        raise RspError(f"{body!r} was refused with '-'")
+
+
+def connect(port, proc, timeout=STEP_SECS):
+    """A connection to QEMU's socket for the stub's port, once it listens."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RspError("QEMU ended before its serial port listened")
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+            sock.settimeout(timeout)
+            return sock
+        except OSError:
+            time.sleep(0.1)
+    raise RspError(f"nothing listened on port {port} within {timeout}s")
+
+
+def check_line(rsp):
+    """Garbage and bad checksums are refused; the stub still answers."""
+    problems = []
+    # As gdb does: the first '$' may reach a kernel still on its way to
+    # kgdbwait; its tick stops it then, and asks for the packet again.
+    rsp.request(b"?", resend=3)
+    rsp.send_raw(b"garbage \x00\xff between packets+")
+    for bad in (b"$?#00", b"$?#zz", b"$g#66"):
+        rsp.send_raw(bad)
+        if rsp.ack() != b"-":
+            problems.append(f"{bad!r} (bad checksum) got no '-'")
+    reply = rsp.request(b"?")
+    if not re.match(rb"T05thread:[0-9a-f]+;$", reply):
+        problems.append(f"'?' after the garbage: {reply!r}, not a T05 stop reply")
+    reply = rsp.request(b"m0,4")
+    if not re.match(rb"E[0-9a-f]{2}$", reply):
+        problems.append(f"reading address 0 (unmapped): {reply!r}, not an error packet")
+    return problems
+
+
+def check_break(rsp):
+    """0x03 stops the running kernel: '?' then says SIGINT (T02)."""
+    rsp.send_raw(b"\x03")
+    reply = rsp.request(b"?")
+    if not reply.startswith(b"T02"):
+        return [f"after a break (0x03), '?' said {reply!r}, not T02"]
+    rsp.send_raw(frame(b"c"))
+    if rsp.ack() != b"+":
+        return ["continue after the break was refused"]
+    return []
+
+
+def gdb_argv(arch, symbols, port, commands):
+    argv = ["gdb-multiarch", "-q", "-nx", "-batch",
+            "-ex", f"set architecture {arch.gdb}", "-ex", f"file {symbols}",
+            "-ex", f"source {HELPERS}", "-ex", f"target remote 127.0.0.1:{port}"]
+    for command in commands:
+        argv += ["-ex", command]
+    return argv
+
+
+# gdb against the kernel's stub: each command, and what its output must show.
+KERNEL_STUB_SESSION = [
+    ("break mutex_lock", None),
+    ("continue", r"hit Breakpoint 1, mutex_lock \(lock="),
+    ("bt", r"#1 .* in api_contract \(.*\) at tests/mutex_test\.c:\d+"),
+    ("p lock->count.counter", r"\$1 = 1\b"),
+    ("p *lock", r"count = 1 \(unlocked\)"),
+    ("info threads", r"swapper/0.*\n(.*\n)*.*khungtaskd(.*\n)*.*kunit/api_contr"),
+    ("delete", None),
+    ("break mutex_unlock", None),
+    ("continue", r"hit Breakpoint 2, mutex_unlock"),
+    ("mx-ps", r"PID S CPU NAME(.*\n)*\s+\d+ R\s+\d kunit/api_contr"),
+    ("mx-locks", r"held by kunit/api_contr/\d+, taken at api_contract\+\d+ "
+                 r"\(tests/mutex_test\.c:\d+\)\n1 mutex held"),
+    ("delete", None),
+    ("detach", r"Detaching|detached"),
+]
+
+# gdb against QEMU's stub, halted at reset: the helpers once tasks exist.
+QEMU_STUB_SESSION = [
+    ("break mutex_unlock", None),
+    ("continue", r"Breakpoint 1, mutex_unlock"),
+    ("mx-ps", r"PID S CPU NAME(.*\n)*.*kunit/api_contr"),
+    ("mx-locks", r"held by kunit/api_contr/\d+, taken at api_contract\+"),
+    ("mx-current", r"pid \d+ kunit/api_contr"),
+    ("mx-dmesg", r"MutexOS on "),
+    ("p *lock", r"count = 0 \(locked\), owner kunit/api_contr"),
+    ("kill", None),
+]
+
+MARK = "=== mx-check: "
+
+
+def run_gdb(arch, symbols, port, session, root):
+    """Run session in gdb; the problems: each output that lacks its pattern."""
+    commands = []
+    for i, (command, _) in enumerate(session):
+        commands += [f"echo {MARK}{i}\\n", command]
+    try:
+        out = subprocess.run(gdb_argv(arch, symbols, port, commands), cwd=root,
+                             stdin=subprocess.DEVNULL, capture_output=True,
+                             text=True, timeout=STEP_SECS * 2).stdout
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        return out, [f"gdb did not finish within {STEP_SECS * 2}s"]
+    return out, match_session(out, session)
+
+
+def match_session(out, session):
+    """Each command's output (between the marks) against its pattern."""
+    parts = re.split(re.escape(MARK) + r"(\d+)\n", out)
+    outputs = {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    problems = []
+    for i, (command, pattern) in enumerate(session):
+        if pattern is None:
+            continue
+        text = outputs.get(i)
+        if text is None:
+            problems.append(f"gdb: '{command}' never ran")
+        elif not re.search(pattern, text):
+            last = text.strip().splitlines()[-1:] or ["(nothing)"]
+            problems.append(f"gdb: '{command}' printed no match for /{pattern}/: "
+                            f"{last[0]}")
+    return problems
+
+
+WAITING = b"kgdb: waiting for gdb"
+
+
+def wait_for_line(path, line, proc, timeout=STEP_SECS):
+    """Until the serial log at path holds line (the kernel got there)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(path, "rb") as f:
+            if line in f.read():
+                return
+        time.sleep(0.05)
+    raise RspError(f"the console never said '{line.decode()}'")
+
+
+def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_path):
+    """The raw checks, gdb, the break; problems collects what failed.
+
+    Nothing is sent before the kernel waits for gdb: opening its port
+    empties the port's FIFO. On a failure the kernel may sit in the stub
+    for ever: QEMU is killed.
+    """
+    try:
+        wait_for_line(log_path, WAITING, proc)
+        with connect(port, None) as sock:
+            problems += check_line(Rsp(sock))
+        out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
+        outputs.append(("gdb on the kernel's stub", out))
+        problems += found
+        with connect(port, None) as sock:
+            problems += check_break(Rsp(sock))
+    except (RspError, OSError) as e:
+        problems.append(f"kernel stub: {e}")
+    if problems:
+        qemu.kill_group(proc)
+
+
+def _keep(log, what, text):
+    log.write(f"\n--- {what} ---\n{text}\n".encode())
+    log.flush()
+
+
+def run(title, root, arch, folder, accel, timeout, log):
+    """The check of one arch: a Result, with the gdb problems as reasons."""
+    symbols = os.path.join(folder, arch.symbols)
+    image = os.path.join(folder, arch.boot_image)
+    port = qemu_gdb.free_port()
+    argv = qemu.command(arch, qemu.Boot(image, CPUS, APPEND), accel)
+    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=off"]
+    problems, outputs, drivers = [], [], []
+
+    def drive(proc):
+        drivers.append(threading.Thread(
+            target=_drive_kernel_stub, daemon=True,
+            args=(root, arch, symbols, port, problems, outputs, proc, log.name)))
+        drivers[0].start()
+
+    result = qemu.boot(title, argv, arch, timeout, log, on_start=drive)
+    for driver in drivers:
+        driver.join(STEP_SECS)
+    for what, text in outputs:      # after the serial output: no mix
+        _keep(log, what, text)
+    problems += helpers_on_qemu_stub(root, arch, image, symbols, accel, log)
+    for problem in reversed(problems):     # what gdb saw says most
+        result.add_reason(problem, first=True)
+    return result
+
+
+def helpers_on_qemu_stub(root, arch, image, symbols, accel, log):
+    """The helpers under QEMU's stub: the problems found."""
+    port = qemu_gdb.free_port()
+    argv = qemu.command(arch, qemu.Boot(image, CPUS, "test=mutex.api_contract"),
+                        accel, gdb_port=port)
+    with tempfile.TemporaryFile() as errors:
+        proc = qemu.EMULATORS.start(argv, subprocess.DEVNULL, errors)
+        if proc is None:
+            return []
+        try:
+            why = qemu_gdb.wait_for_port(proc, port, errors)
+            if why:
+                return [f"QEMU's stub: {why}"]
+            out, problems = run_gdb(arch, symbols, port, QEMU_STUB_SESSION, root)
+            _keep(log, "gdb on QEMU's stub", out)
+            return [f"QEMU's stub: {p}" for p in problems]
+        finally:
+            qemu_gdb.stop(proc)
+            qemu.EMULATORS.forget(proc)

@@ -1,0 +1,127 @@
+"""The gdb check's host side: the protocol client against a fake stub,
+and the matching of gdb's output to each command's pattern."""
+
+import socket
+import threading
+import unittest
+
+from mutexos import kgdb
+
+
+class FakeStub:
+    """The stub's end of a socket pair: answers what script says."""
+
+    def __init__(self, script):
+        self.ours, self.theirs = socket.socketpair()
+        self.ours.settimeout(5)
+        self.theirs.settimeout(5)
+        self.received = b""
+        self.thread = threading.Thread(target=script, args=(self,), daemon=True)
+        self.thread.start()
+
+    def read(self, n):
+        data = b""
+        while len(data) < n:
+            data += self.theirs.recv(n - len(data))
+        self.received += data
+        return data
+
+    def send(self, data):
+        self.theirs.sendall(data)
+
+
+class TestPackets(unittest.TestCase):
+    def test_checksum_and_frame(self):
+        self.assertEqual(kgdb.checksum(b"g"), 0x67)
+        self.assertEqual(kgdb.checksum(b"\xff\x02"), 0x01)      # modulo 256
+        self.assertEqual(kgdb.frame(b"?"), b"$?#3f")
+        self.assertEqual(kgdb.frame(b"m0,4"), b"$m0,4#fd")
+
+    def test_request_acks_the_reply(self):
+        def stub(s):
+            s.read(len(b"$?#3f"))
+            s.send(b"+" + kgdb.frame(b"T05thread:1;"))
+            s.read(1)                   # our '+'
+        fake = FakeStub(stub)
+        rsp = kgdb.Rsp(fake.ours)
+        self.assertEqual(rsp.request(b"?"), b"T05thread:1;")
+        fake.thread.join(5)
+        self.assertEqual(fake.received, b"$?#3f+")
+
+    def test_refused_request_is_an_error(self):
+        def stub(s):
+            s.read(len(b"$?#3f"))
+            s.send(b"-")
+        rsp = kgdb.Rsp(FakeStub(stub).ours)
+        with self.assertRaisesRegex(kgdb.RspError, "refused"):
+            rsp.request(b"?")
+
+    def test_bad_checksum_in_a_reply_is_an_error(self):
+        def stub(s):
+            s.read(len(b"$g#67"))
+            s.send(b"+$00#00")
+        rsp = kgdb.Rsp(FakeStub(stub).ours)
+        with self.assertRaisesRegex(kgdb.RspError, "bad checksum"):
+            rsp.request(b"g")
+
+    def test_closed_port(self):
+        def stub(s):
+            s.theirs.close()
+        rsp = kgdb.Rsp(FakeStub(stub).ours)
+        with self.assertRaisesRegex(kgdb.RspError, "closed"):
+            rsp.ack()
+
+    def line_stub(self, memory_reply):
+        """A stub that refuses the bad packets and answers m0,4 so."""
+        def stub(s):
+            s.read(len(b"$?#3f"))
+            s.send(b"-")                # the tick took the '$': again
+            s.read(len(b"$?#3f"))
+            s.send(b"+" + kgdb.frame(b"T05thread:1;"))
+            s.read(1)
+            s.read(len(b"garbage \x00\xff between packets+"))
+            for bad in (b"$?#00", b"$?#zz", b"$g#66"):
+                s.read(len(bad))
+                s.send(b"-")
+            s.read(len(b"$?#3f"))
+            s.send(b"+" + kgdb.frame(b"T05thread:1;"))
+            s.read(1 + len(b"$m0,4#fd"))
+            s.send(b"+" + kgdb.frame(memory_reply))
+            s.read(1)
+        return FakeStub(stub)
+
+    def test_check_line_passes_a_good_stub(self):
+        fake = self.line_stub(b"E0e")
+        self.assertEqual(kgdb.check_line(kgdb.Rsp(fake.ours)), [])
+
+    def test_check_line_wants_an_error_for_address_0(self):
+        fake = self.line_stub(b"00000000")
+        problems = kgdb.check_line(kgdb.Rsp(fake.ours))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("not an error packet", problems[0])
+
+
+SESSION = [("bt", r"#1 .* in caller"), ("mx-ps", r"kunit"), ("delete", None)]
+
+
+class TestMatchSession(unittest.TestCase):
+    def out(self, *parts):
+        return "".join(f"{kgdb.MARK}{i}\n{text}" for i, text in enumerate(parts))
+
+    def test_all_found(self):
+        out = self.out("#0 f ()\n#1 0x1 in caller ()\n", "  4 R kunit\n", "")
+        self.assertEqual(kgdb.match_session(out, SESSION), [])
+
+    def test_pattern_only_in_another_command_fails(self):
+        out = self.out("#0 f ()\n", "#1 0x1 in caller ()\n kunit\n", "")
+        problems = kgdb.match_session(out, SESSION)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'bt' printed no match", problems[0])
+
+    def test_command_that_never_ran(self):
+        problems = kgdb.match_session(self.out("#1 0x1 in caller\n"), SESSION)
+        self.assertEqual(problems, ["gdb: 'mx-ps' never ran"])
+
+
+if __name__ == "__main__":
+    unittest.main()
