@@ -123,14 +123,14 @@ def check_skeleton(root, arches, lab, accel, say):
             if name == graded_arch:
                 continue        # grading builds these
             cfg = BuildConfig(name, mutex)
-            why = build_seeded(root, dest, cfg)
+            why = build_from_copy(root, dest, cfg)
             if why:
                 problems.append(f"lab {lab.number}: {why}")
     if problems:
         return problems
     for cfg in {BuildConfig(graded_arch, c.mutex) for c in lab.checks} | \
             {BuildConfig(graded_arch, "native")}:
-        seed(root, dest, cfg)
+        copy_build_folder(root, dest, cfg)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = grade.run(dest, arches, lab, [graded_arch], accel,
@@ -148,7 +148,7 @@ def check_skeleton(root, arches, lab, accel, say):
     return problems
 
 
-def seed(root, dest, cfg):
+def copy_build_folder(root, dest, cfg):
     """Start dest's build folder of cfg as a copy of the full tree's."""
     folder = build.builddir(root, cfg)
     src, dst = os.path.join(root, folder), os.path.join(dest, folder)
@@ -157,9 +157,9 @@ def seed(root, dest, cfg):
                         ignore=shutil.ignore_patterns("*.log", ".link.*"))
 
 
-def build_seeded(root, dest, cfg):
-    """Build cfg in the tree dest, seeded from root; None or why it failed."""
-    seed(root, dest, cfg)
+def build_from_copy(root, dest, cfg):
+    """Build cfg in the tree dest, its build folder first copied from root; None or why it failed."""
+    copy_build_folder(root, dest, cfg)
     proc = build.make(dest, cfg, "all", jobs=2, capture_output=True, text=True)
     if proc.returncode:
         tail = "\n".join(proc.stdout.splitlines()[-5:] + proc.stderr.splitlines()[-5:])

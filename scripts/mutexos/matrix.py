@@ -207,7 +207,8 @@ def _add_checks(plan, arches, names, with_labs):
     for name in names:
         if arches[name].raw_image:
             plan.checks.append(Check("sdcard", name))
-    # The matrix's builds (every arch and mutex build) seed the lab trees.
+    # The lab trees start from copies of the matrix's build folders (every
+    # arch and mutex build), so their builds recompile only what a lab changed.
     if with_labs:
         plan.checks.append(Check("labs", checks.SELFTEST_BUILD.arch))
 
