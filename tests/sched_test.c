@@ -44,8 +44,12 @@ static void preemption_on_one_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(s), 0);
 }
 
-/* Ping-pong with the bare primitives: a lost wakeup stalls the pair. */
-#define PINGPONG_ROUNDS 200
+/*
+ * Ping-pong with the bare primitives: a lost wakeup stalls the pair.
+ * Each round waits on a CPU being woken, which a busy host makes slow:
+ * stress= (make torture) multiplies the rounds.
+ */
+#define PINGPONG_ROUNDS 100
 
 struct pingpong {
 	struct task_struct *peer;

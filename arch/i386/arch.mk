@@ -27,7 +27,8 @@ ARCH_MEDIA := iso
 ARCH_MEDIA_TOOLS := grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin \
 	xorriso:xorriso mformat:mtools
 ARCH_GDB := i386
-# CPU counts of make test: the native build, the other builds; make bench
+# CPU counts of make test: the native build, the debug build (the others
+# boot at its largest); make bench
 ARCH_TEST_CPUS_NATIVE := 1 2 4 8
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4 8

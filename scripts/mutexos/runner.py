@@ -111,9 +111,9 @@ def print_report(result):
     print(result.report(), flush=True)
 
 
-def run_specs(root, arches, specs, jobs, accels, unbuilt=frozenset(), on_result=print_report):
-    """Boot every spec, -j at a time; the results in the order they ended."""
+def boot_tasks(root, arches, specs, accels, unbuilt=frozenset()):
+    """A task for run_parallel per spec: its boot."""
     def task(spec):
         name = spec.config.arch
         return lambda: run_spec(root, arches[name], spec, accels[name], unbuilt)
-    return run_parallel(jobs, [task(spec) for spec in specs], on_result)
+    return [task(spec) for spec in specs]

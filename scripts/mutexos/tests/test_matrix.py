@@ -24,8 +24,8 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection())
         expected = 0
         for arch in ARCHES.values():
-            expected += len(arch.test_cpus_native) + 4 * len(arch.test_cpus)
-            expected += 1       # the spin build, at the largest count
+            expected += len(arch.test_cpus_native) + len(arch.test_cpus)
+            expected += 4       # dec, xchg, null and spin: the largest count
             if arch.raw_image:
                 expected += len(arch.test_cpus_native)
             if arch.firmware_shim:
@@ -41,6 +41,8 @@ class TestPlan(unittest.TestCase):
         self.assertIn("i386-native-up", names(plan))
         self.assertIn("arm-spin-cpus4", names(plan))
         self.assertNotIn("arm-spin-cpus1", names(plan))
+        self.assertNotIn("x86_64-xchg-cpus1", names(plan))
+        self.assertIn("x86_64-debug-cpus1", names(plan))
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
                           plan.builds)
@@ -142,9 +144,9 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
         self.assertFalse(any("lockdep" in n for n in names(plan)))
 
-    def test_other_builds_use_test_cpus(self):
+    def test_builds_to_compare_use_the_largest_count(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("null",)))
-        self.assertEqual(names(plan), ["x86_64-null-cpus1", "x86_64-null-cpus4"])
+        self.assertEqual(names(plan), ["x86_64-null-cpus4"])
         self.assertEqual(plan.boots[0].image, "kernel.elf32")
 
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
