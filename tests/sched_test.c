@@ -174,25 +174,37 @@ static void might_sleep_under_spinlock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, might_sleep_reports, before + 2);
 }
 
-static int sleep_3s_uninterruptible(void *unused)
+/* Long past the 1 s limit: the test wakes it once the report is out. */
+#define HUNG_SLEEP_SECS		10
+
+static int sleep_uninterruptible(void *unused)
 {
-	schedule_timeout_uninterruptible(3 * HZ);
+	schedule_timeout_uninterruptible(HUNG_SLEEP_SECS * HZ);
 	return 0;
 }
 
+/*
+ * With a 1 s limit, khungtaskd (which looks once a second) reports the
+ * sleeper between 1 and 2 s after it slept; 5 s is a report that never
+ * came.
+ */
 static void hung_task_reported(struct kunit *test)
 {
 	unsigned long saved = sysctl_hung_task_timeout_secs;
 	unsigned long before = hung_task_reports;
+	unsigned long end = jiffies + 5 * HZ;
 	struct task_struct *t;
 
 	kunit_expect_reports(test);
 	sysctl_hung_task_timeout_secs = 1;
-	t = kthread_run(sleep_3s_uninterruptible, NULL, "sleepy");
+	t = kthread_run(sleep_uninterruptible, NULL, "sleepy");
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	kthread_join(t);
+	while (READ_ONCE(hung_task_reports) == before && time_before(jiffies, end))
+		msleep(10);
 	sysctl_hung_task_timeout_secs = saved;
 	KUNIT_EXPECT_GE(test, hung_task_reports, before + 1);
+	wake_up_process(t);
+	kthread_join(t);
 }
 
 static int count_yields(void *data)

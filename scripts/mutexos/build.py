@@ -85,12 +85,17 @@ def locked(root, cfg):
         yield
 
 
-def build(root, cfg, jobs=None, target="all", extra=()):
-    """Build target of cfg, under its lock; None, or why it failed."""
+def build(root, cfg, jobs=None, target="all", extra=(), log=None):
+    """Build target of cfg, under its lock; None, or why it failed.
+
+    log: a file for make's output (default: ours, the terminal).
+    """
     jobs = jobs or os.cpu_count() or 2
+    output = {} if log is None else {"stdout": log, "stderr": subprocess.STDOUT}
     try:
         with locked(root, cfg):
-            code = make(root, cfg, target, extra=extra, jobs=jobs).returncode
+            code = make(root, cfg, target, extra=extra, jobs=jobs,
+                        **output).returncode
     except (OSError, RuntimeError) as e:
         return str(e)
     if code:

@@ -106,12 +106,20 @@ def function_body(disassembly, name):
     return lines
 
 
+def say_on_terminal(text):
+    """Where grading says what it does, unless told otherwise."""
+    print(text, flush=True)
+
+
 def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
-        student=None, case_timeout=CASE_TIMEOUT):
+        student=None, case_timeout=CASE_TIMEOUT, say=say_on_terminal,
+        build_log=None):
     """Grade lab on its arches (or names of them); the exit code.
 
     case_timeout: kunit.timeout= of the boots, the seconds a case that a
-    stub made wait for ever costs.
+    stub made wait for ever costs. say: what prints each line of the
+    report; build_log: a file for make's output (default: the terminal).
+    The lab check, a thread beside the boots, gives its log for both.
     """
     if student is None:
         student = labs.student_lab(root) is not None
@@ -119,25 +127,25 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     names = names or lab.arches
     outcomes = []
     for name in names:
-        got = grade_arch(root, arches[name], lab, checks, accel, case_timeout)
+        got = grade_arch(root, arches[name], lab, checks, accel, case_timeout,
+                         say, build_log)
         if got is None:
             return 2
         outcomes += got
-    return report(lab, outcomes, results_path)
+    return report(lab, outcomes, results_path, say)
 
 
-def grade_arch(root, arch, lab, checks, accel, case_timeout=CASE_TIMEOUT):
+def grade_arch(root, arch, lab, checks, accel, case_timeout, say, build_log):
     """The outcomes of checks on arch; None if a build failed."""
     outcomes = []
     mutexes = dict.fromkeys(c.mutex for c in checks
                             if c.kind in ("boot", "insns"))
     for mutex in mutexes:
         cfg = BuildConfig(arch.name, mutex)
-        why = build.build(root, cfg, jobs=2)
+        why = build.build(root, cfg, jobs=2, log=build_log)
         if why:
-            print(f"grade: the tree does not build ({why}); fix the errors "
-                  "above and grade again. Nothing graded, no results written.",
-                  flush=True)
+            say(f"grade: the tree does not build ({why}); fix the errors "
+                "above and grade again. Nothing graded, no results written.")
             return None
         booted = [c for c in checks if c.kind == "boot" and c.mutex == mutex]
         if booted:
@@ -145,8 +153,8 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout=CASE_TIMEOUT):
                             GRADE_CPUS, f"test={boot_globs(booted)} "
                             f"kunit.timeout={case_timeout} {APPEND}",
                             BOOT_TIMEOUT)
-            print(f"grade: lab {lab.number}, {cfg.label()}: booting "
-                  f"test={boot_globs(booted)}", flush=True)
+            say(f"grade: lab {lab.number}, {cfg.label()}: booting "
+                f"test={boot_globs(booted)}")
             result = run_spec(root, arch, spec, accel)
             for check in booted:
                 outcomes.append(Outcome(check, arch.name, *judge_boot(check, result, result.log)))
@@ -156,21 +164,22 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout=CASE_TIMEOUT):
                                         *judge_insns(root, arch, cfg, check.insns)))
     for check in checks:
         if check.kind == "bench":
-            outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel)))
+            outcomes.append(Outcome(check, arch.name,
+                                    *run_bench(root, arch, accel, say, build_log)))
         elif check.kind == "answers":
             outcomes.append(Outcome(check, arch.name, *answers.judge(root)))
     return outcomes
 
 
-def run_bench(root, arch, accel):
+def run_bench(root, arch, accel, say, build_log):
     """(ok, output): a short benchmark boot of the native build ends well."""
     cfg = BuildConfig(arch.name, "native")
-    why = build.build(root, cfg, jobs=2)
+    why = build.build(root, cfg, jobs=2, log=build_log)
     if why:
         return False, why
     spec = BootSpec("lab8-bench", cfg, arch.boot_image, GRADE_CPUS, BENCH_APPEND,
                     BOOT_TIMEOUT)
-    print(f"grade: lab 8, {cfg.label()}: {BENCH_APPEND}", flush=True)
+    say(f"grade: lab 8, {cfg.label()}: {BENCH_APPEND}")
     result = run_spec(root, arch, spec, accel)
     if result.status != BENCH_DONE:
         return False, f"the benchmark boot ended with status {result.status} (log: {result.log})"
@@ -180,19 +189,19 @@ def run_bench(root, arch, accel):
     return True, "the VFS test ran with the semaphore and the mutex"
 
 
-def report(lab, outcomes, results_path):
-    """Print the lines and the score, write results.json; the exit code."""
+def report(lab, outcomes, results_path, say=say_on_terminal):
+    """Say the lines and the score, write results.json; the exit code."""
     score = sum(o.score for o in outcomes)
     total = sum(o.max_score for o in outcomes)
-    print(f"== lab {lab.number}: {lab.title} ==")
+    say(f"== lab {lab.number}: {lab.title} ==")
     for o in outcomes:
-        print(o.line())
+        say(o.line())
         if o.score < o.max_score:
-            print(f"    {o.output}")
-    print(f"Score: {score}/{total}", flush=True)
+            say(f"    {o.output}")
+    say(f"Score: {score}/{total}")
     if results_path:
         write_results(results_path, score, outcomes)
-        print(f"results: {results_path}")
+        say(f"results: {results_path}")
     return 0 if score == total else 1
 
 

@@ -16,13 +16,10 @@ checks pass on the reference builds, and lab 8's reference answers match
 their log.
 """
 
-import contextlib
 import fnmatch
-import io
 import os
 import re
 import shutil
-import subprocess
 
 from . import answers, build, grade, labs, qemu
 from .build import BuildConfig
@@ -39,27 +36,40 @@ LIST_TIMEOUT = 300
 SKELETON_CASE_TIMEOUT = 5
 
 
+class CheckLog:
+    """The lab check's log: what it says, and make's output.
+
+    The check runs beside the boots, whose tables go to the terminal:
+    nothing of its own may go there.
+    """
+
+    def __init__(self, file):
+        self.file = file
+
+    def say(self, text):
+        self.file.write((text + "\n").encode())
+        self.file.flush()
+
+
 def check_labs(root, arches, accel):
     """The lab check: a StepResult with a reason per problem."""
     title = "lab check"
     log, log_path = open_log(at(root, "build"), "lab-check")
     problems = []
     with log:
-        def say(text):
-            log.write((text + "\n").encode())
-            log.flush()
-        problems += check_reference(root, arches, accel, say)
+        out = CheckLog(log)
+        problems += check_reference(root, arches, accel, out)
         for number, lab in sorted(labs.LABS.items()):
-            problems += check_skeleton(root, arches, lab, accel, say)
+            problems += check_skeleton(root, arches, lab, accel, out)
     return StepResult(title, problems, log_path,
                       note=f"{len(labs.LABS)} labs: trees build on every arch, "
                            "skeletons score 0 < N < full, reference checks hold")
 
 
-def check_reference(root, arches, accel, say):
+def check_reference(root, arches, accel, out):
     """The reference's side: globs resolve, instruction checks and lab 8 answers pass."""
     problems = []
-    cases = listed_cases(root, arches, accel, say)
+    cases = listed_cases(root, arches, accel, out)
     if cases is None:
         return ["the reference's test=list boot failed (see the log)"]
     for lab in labs.LABS.values():
@@ -71,7 +81,7 @@ def check_reference(root, arches, accel, say):
         for check in (c for c in lab.checks if c.kind == "insns"):
             for name in lab.arches:
                 cfg = BuildConfig(name, check.mutex)
-                why = build.build(root, cfg, jobs=2)
+                why = build.build(root, cfg, jobs=2, log=out.file)
                 ok, output = (False, why) if why else \
                     grade.judge_insns(root, arches[name], cfg, check.insns)
                 if not ok:
@@ -79,15 +89,15 @@ def check_reference(root, arches, accel, say):
     ok, output = answers.judge(root)
     if not ok:
         problems.append(f"lab 8 reference answers: {output}")
-    say(f"reference: {len(cases)} cases listed; {len(problems)} problem(s)")
+    out.say(f"reference: {len(cases)} cases listed; {len(problems)} problem(s)")
     return problems
 
 
-def listed_cases(root, arches, accel, say):
+def listed_cases(root, arches, accel, out):
     """Every test case of the debug build (test=list), or None."""
-    why = build.build(root, LIST_BUILD, jobs=2)
+    why = build.build(root, LIST_BUILD, jobs=2, log=out.file)
     if why:
-        say(why)
+        out.say(why)
         return None
     folder = at(root, build.builddir(root, LIST_BUILD))
     arch = arches[LIST_BUILD.arch]
@@ -97,14 +107,14 @@ def listed_cases(root, arches, accel, say):
     with log:
         code = qemu.run_to_file(argv, log, LIST_TIMEOUT)
     if code is None or qemu.decode_status(arch, code) != 4:
-        say(f"test=list: exit code {code} (log: {path})")
+        out.say(f"test=list: exit code {code} (log: {path})")
         return None
     with open(path, encoding="utf-8", errors="replace") as f:
         return [line.strip() for line in f
                 if re.match(r"^[a-z0-9_]+\.[A-Za-z0-9_]+\s*$", line.strip())]
 
 
-def check_skeleton(root, arches, lab, accel, say):
+def check_skeleton(root, arches, lab, accel, out):
     """Lab's tree builds on every arch; its skeleton scores 0 < N < full."""
     dest = at(root, WORK, f"lab{lab.number}")
     shutil.rmtree(dest, ignore_errors=True)
@@ -131,13 +141,15 @@ def check_skeleton(root, arches, lab, accel, say):
     for cfg in {BuildConfig(graded_arch, c.mutex) for c in lab.checks} | \
             {BuildConfig(graded_arch, "native")}:
         copy_build_folder(root, dest, cfg)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = grade.run(dest, arches, lab, [graded_arch], accel,
-                         results_path=os.path.join(dest, "results.json"), student=True,
-                         case_timeout=SKELETON_CASE_TIMEOUT)
-    say(out.getvalue())
-    score = re.search(r"^Score: (\d+)/(\d+)$", out.getvalue(), re.M)
+    said = []
+
+    def keep(text):
+        said.append(text)
+        out.say(text)
+    code = grade.run(dest, arches, lab, [graded_arch], accel,
+                     results_path=os.path.join(dest, "results.json"), student=True,
+                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep, build_log=out.file)
+    score = re.search(r"^Score: (\d+)/(\d+)$", "\n".join(said), re.M)
     if code == 2 or not score:
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
                 f"(log: build/lab-check.log)"]
