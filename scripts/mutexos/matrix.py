@@ -5,9 +5,10 @@ means all of its values (see scripts/test.mk for the history):
   - every selected arch x mutex build x CPU count boots with
     expect_cpus=N; the CPU counts are the given ones, else the arch's
     ARCH_TEST_CPUS_NATIVE for the native build, ARCH_TEST_CPUS for the
-    debug build, and the largest of ARCH_TEST_CPUS for the builds kept
-    to compare (WIDEST_ONLY: dec, xchg and null differ from the native
-    build only where CPUs race; spin spins only with a second CPU);
+    debug build; the builds kept to compare (COMPARE_BUILDS: dec, xchg,
+    null, spin) differ from the native build in the mutex alone, and
+    boot at the largest of ARCH_TEST_CPUS with the suites that reach
+    the mutex (COMPARE_SUITES), where the others run every suite;
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
     build's raw image, at the native CPU counts, and, if it has a firmware
     stand-in (ARCH_FIRMWARE_SHIM), once more through it with all its CPUs:
@@ -114,9 +115,10 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
             cfg = BuildConfig(name, mutex)
             plan.add_build(cfg)
             counts = sel.cpus or _test_cpus(arch, mutex)
+            tests = COMPARE_SUITES if mutex in COMPARE_BUILDS else "test=*"
             for cpus in counts:
                 plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
-                                               arch.boot_image, cpus, timeout))
+                                               arch.boot_image, cpus, timeout, tests))
         if arch.raw_image and "native" in mutexes:
             _add_raw_boots(plan, arch, sel, timeout)
         if "debug" in mutexes and sel.cpus is None:
@@ -137,17 +139,18 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
     return plan
 
 
-# Built only to compare: their code differs from the native build's only
-# where CPUs race, so they boot at the largest count alone (the native
-# and debug builds keep every count).
-WIDEST_ONLY = ("dec", "xchg", "null", "spin")
+# The builds kept to compare differ from the native build in the mutex
+# alone: they boot at the largest count only (where CPUs race), with the
+# suites that reach the mutex; the native and debug builds run them all.
+COMPARE_BUILDS = ("dec", "xchg", "null", "spin")
+COMPARE_SUITES = "test=mutex*,bench.*,kernel.*,smp.*"
 
 
 def _test_cpus(arch, mutex):
     """The CPU counts a mutex build boots with when none are given."""
     if mutex == "native":
         return arch.test_cpus_native
-    if mutex in WIDEST_ONLY:
+    if mutex in COMPARE_BUILDS:
         return (max(arch.test_cpus),)
     return arch.test_cpus
 

@@ -144,9 +144,13 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
         self.assertFalse(any("lockdep" in n for n in names(plan)))
 
-    def test_builds_to_compare_use_the_largest_count(self):
+    def test_builds_to_compare_use_the_largest_count_and_mutex_suites(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("null",)))
         self.assertEqual(names(plan), ["x86_64-null-cpus4"])
+        self.assertTrue(plan.boots[0].append.startswith(
+            "test=mutex*,bench.*,kernel.*,smp.* expect_cpus=4 "))
+        native = test_plan(ARCHES, Selection(("x86_64",), ("native",)))
+        self.assertTrue(all(b.append.startswith("test=* ") for b in native.boots))
         self.assertEqual(plan.boots[0].image, "kernel.elf32")
 
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
