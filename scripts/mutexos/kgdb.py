@@ -12,10 +12,10 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
      kernel's task names; at mutex_unlock, mx-ps and mx-locks show the
      test's task and the mutex it holds; then gdb disconnects, leaving
      the kernel stopped there;
-  3. the raw client again: 'c', then a break (0x03) stops the running
-     kernel with SIGINT (T02); 'D' detaches and the run goes on to its
-     end, whose KTAP result arrives on the console and is judged like
-     any other.
+  3. the raw client again: 'c', and once the console shows that case's
+     result, a break (0x03) stops the running kernel with SIGINT (T02);
+     'D' detaches and the run goes on to its end, whose KTAP result
+     arrives on the console and is judged like any other.
 Then a second boot halted under QEMU's own stub runs the helpers there.
 """
 
@@ -135,19 +135,23 @@ def check_line(rsp):
     return problems
 
 
-def check_break(rsp):
-    """Where gdb left the kernel: 'c', then a break (0x03) stops it
-    running (T02); 'D' lets it run on to the end of its tests.
+def check_break(rsp, running):
+    """Where gdb left the kernel: 'c', and once running() saw it run on,
+    a break (0x03) stops it (T02); 'D' lets it run to the end of its tests.
 
     gdb disconnects rather than detaches: the kernel stays stopped at
-    mutex_unlock with most of its tests still to run, so the break
-    always finds it running, however slowly this host got here.
+    mutex_unlock with most of its tests still to run, so the break finds
+    it running, however slowly this host got here.
     """
     rsp.send_raw(frame(b"c"))
     if rsp.ack() != b"+":
         return ["'c' (continue) was refused"]
+    running()
     rsp.send_raw(b"\x03")
-    reply = rsp.packet()
+    try:
+        reply = rsp.packet()
+    except (RspError, OSError) as e:
+        return [f"the break (0x03) did not stop the running kernel ({e})"]
     if not reply.startswith(b"T02"):
         return [f"after a break (0x03), the stop reply was {reply!r}, not T02"]
     reply = rsp.request(b"D")
@@ -205,7 +209,8 @@ def run_gdb(arch, symbols, port, session, root):
         commands += [f"echo {MARK}{i}\\n", command]
     try:
         out = subprocess.run(gdb_argv(arch, symbols, port, commands), cwd=root,
-                             stdin=subprocess.DEVNULL, capture_output=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT,
                              text=True, timeout=STEP_SECS * 2).stdout
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode("utf-8", "replace")
@@ -232,6 +237,8 @@ def match_session(out, session):
 
 
 WAITING = b"kgdb: waiting for gdb"
+# The case gdb stopped in has ended: the kernel runs on.
+CASE_ENDED = b"ok 1 api_contract"
 
 
 def wait_for_line(path, line, proc, timeout=STEP_SECS):
@@ -260,7 +267,8 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
         outputs.append(("gdb on the kernel's stub", out))
         problems += found
         with connect(port, proc) as sock:
-            problems += check_break(Rsp(sock))
+            problems += check_break(Rsp(sock), lambda: wait_for_line(
+                log_path, CASE_ENDED, proc))
     except (RspError, OSError) as e:
         problems.append(f"kernel stub: {e}")
     if problems:
