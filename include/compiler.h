@@ -19,6 +19,12 @@
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 
+/*
+ * Code the kernel's gdb stub runs on a trap before it can tell a trap of
+ * its own (kernel/debug/kgdb.c): gdb may plant no breakpoint in it.
+ */
+#define __kgdb_nobreak		__section(".text.kgdb_nobreak")
+
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 
 /* The caller's return address: where a lock was taken, for the debug code. */

@@ -26,7 +26,7 @@ struct task_struct;
 bool kgdb_parse_option(const char *opt);
 /* At boot, once every CPU is up: open the port, wait if kgdbwait. */
 void kgdb_init(void);
-/* From the tick on CPU 0: a break (0x03) from gdb stops the kernel. */
+/* From every CPU's tick: a break (0x03) from gdb stops the kernel. */
 void kgdb_poll_break(void);
 /* After a BUG:/WARNING: report and in panic(), with kgdb.on_bug=1. */
 void kgdb_report_hook(void);
@@ -38,7 +38,10 @@ void kgdb_report_hook(void);
 bool kgdb_handle_trap(struct pt_regs *regs, int signo);
 /* From the IPI handler: park this CPU until gdb lets the kernel go. */
 void kgdb_park_cpu(struct pt_regs *regs);
-/* Whether addr holds a breakpoint gdb planted (the arch's trap code). */
+/*
+ * Whether a breakpoint gdb planted is, or lately was, at addr (the arch's
+ * trap code): a trap there is the stub's even if the text is clean again.
+ */
 bool kgdb_planted_at(unsigned long addr);
 /* Write instructions at addr (the CPU then fetches them): 0 or -EFAULT. */
 int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len);

@@ -11,7 +11,7 @@
 extern const struct exception_table_entry __start___ex_table[];
 extern const struct exception_table_entry __stop___ex_table[];
 
-unsigned long search_exception_table(unsigned long pc)
+unsigned long __kgdb_nobreak search_exception_table(unsigned long pc)
 {
 	const struct exception_table_entry *e;
 

@@ -35,13 +35,16 @@ void mdelay(unsigned long ms)
 		udelay(1000);
 }
 
-/* The periodic tick; the boot CPU also keeps jiffies and runs timers. */
+/*
+ * The periodic tick; the boot CPU also keeps jiffies and runs timers.
+ * Every CPU looks for a break from gdb: CPU 0 may be the one stuck.
+ */
 void timer_interrupt(void)
 {
 	if (smp_processor_id() == 0) {
 		jiffies++;
 		run_timers();
-		kgdb_poll_break();
 	}
+	kgdb_poll_break();
 	scheduler_tick();
 }

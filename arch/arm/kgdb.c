@@ -82,7 +82,7 @@ void arch_kgdb_breakpoint(void)
 }
 
 /* The new instruction reaches the point of unification, then fetches. */
-void arch_kgdb_sync_icache(unsigned long addr, size_t len)
+void __kgdb_nobreak arch_kgdb_sync_icache(unsigned long addr, size_t len)
 {
 	unsigned long line, end = addr + len;
 
@@ -279,19 +279,21 @@ void arch_kgdb_end_step(struct pt_regs *regs)
 
 /*
  * The undefined-instruction trap: the stub's if the instruction is its
- * breakpoint. At a breakpoint gdb planted, or the end of a step, pc
- * stays on it (gdb wants to see it there); a compiled-in one
- * (arch_kgdb_breakpoint) is passed.
+ * breakpoint, or gdb's breakpoint was there (the stub may have put the
+ * instruction back since this CPU trapped). At a breakpoint gdb planted,
+ * or the end of a step, pc stays on it (gdb wants to see it there); a
+ * compiled-in one (arch_kgdb_breakpoint) is passed.
  */
-bool arm_kgdb_trap(struct pt_regs *regs)
+bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 {
 	unsigned long pc = regs->pc;
+	bool planted = kgdb_planted_at(pc);
 	u32 insn;
 
-	if (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
-	    insn != BREAK_INSN)
+	if (!planted && (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
+			 insn != BREAK_INSN))
 		return false;
-	if (!kgdb_planted_at(pc) && pc != step_addr)
+	if (!planted && pc != step_addr)
 		regs->pc += 4;
 	if (kgdb_handle_trap(regs, KGDB_SIGTRAP))
 		return true;

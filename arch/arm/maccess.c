@@ -10,7 +10,7 @@
 #include <arch.h>
 #include <extable.h>
 
-unsigned long arch_copy_nofault(void *dst, const void *src, size_t size)
+unsigned long __kgdb_nobreak arch_copy_nofault(void *dst, const void *src, size_t size)
 {
 	unsigned long byte;
 

@@ -51,7 +51,7 @@ static void show_regs(struct pt_regs *r)
  * expected (copy_from_kernel_nofault and friends): continue at its fixup,
  * which reports the error to the caller.
  */
-static bool fixup_exception(struct pt_regs *regs, unsigned int kind)
+static bool __kgdb_nobreak fixup_exception(struct pt_regs *regs, unsigned int kind)
 {
 	unsigned long fixup;
 
@@ -84,7 +84,7 @@ static void show_fault_address(unsigned int kind)
 }
 
 /* Returns only when the fault was expected and regs->pc now fixes it up. */
-void arm_handle_fault(struct pt_regs *regs, unsigned int kind)
+void __kgdb_nobreak arm_handle_fault(struct pt_regs *regs, unsigned int kind)
 {
 	if (fixup_exception(regs, kind))
 		return;

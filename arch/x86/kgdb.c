@@ -39,7 +39,7 @@ void arch_kgdb_breakpoint(void)
 }
 
 /* x86 fetches what was written: code and data caches are coherent. */
-void arch_kgdb_sync_icache(unsigned long addr, size_t len)
+void __kgdb_nobreak arch_kgdb_sync_icache(unsigned long addr, size_t len)
 {
 }
 
@@ -55,12 +55,13 @@ void arch_kgdb_end_step(struct pt_regs *regs)
 }
 
 /*
- * int3 traps with the pc after it. At a breakpoint gdb planted, gdb
- * wants to see the pc at the breakpoint, and the original instruction
- * runs from there once gdb removes it; a compiled-in int3
+ * int3 traps with the pc after it. At a breakpoint gdb planted (even
+ * one the stub has just taken out again), gdb wants to see the pc at
+ * the breakpoint, and the original instruction runs from there once
+ * the text is clean; a compiled-in int3
  * (arch_kgdb_breakpoint) is passed. A debug trap with TF set ends a step.
  */
-bool x86_kgdb_trap(struct pt_regs *regs)
+bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 {
 	if (regs->vector == X86_TRAP_BP) {
 		if (kgdb_planted_at(regs_pc(regs) - 1))

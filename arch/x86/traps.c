@@ -68,7 +68,7 @@ static bool fixup_exception(struct pt_regs *regs)
 	return true;
 }
 
-asmlinkage void x86_handle_trap(struct pt_regs *regs)
+asmlinkage void __kgdb_nobreak x86_handle_trap(struct pt_regs *regs)
 {
 	if (regs->vector < 32) {
 		if (x86_kgdb_trap(regs))

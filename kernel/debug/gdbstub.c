@@ -4,6 +4,12 @@
  * a two-digit checksum, acknowledged with + or refused with - (then gdb
  * sends again). Garbage between packets is skipped; a bad checksum, a
  * bad hex digit in it or a packet too long for the buffer gets a '-'.
+ * A packet's body is at most PACKET_SIZE characters either way, and a
+ * request whose reply would not fit gets an error, never a cut reply.
+ *
+ * A break (0x03) from gdb while the kernel is stopped already is dropped:
+ * gdb sent it before it saw the stop reply, which answers it. So is one
+ * that comes while the stub waits for the ack of a stop reply.
  *
  * Tasks are gdb's threads, thread id = pid + 1 (gdb reserves 0). A task
  * running on a stopped CPU shows the registers that CPU's trap or IPI
@@ -20,14 +26,13 @@
 #include <asm/ptrace.h>
 #include "kgdb.h"
 
-#define PACKET_SIZE	2048	/* told to gdb in qSupported, in hex */
+#define PACKET_SIZE	2048	/* a body's length; told to gdb in qSupported */
 #define THREADS_PER_PACKET	128
 #define MAX_TASKS_WALKED	4096	/* a broken list must not hang us */
 
-int gdbstub_break_char;
-
-static char in_buf[PACKET_SIZE];
-static char out_buf[PACKET_SIZE];
+/* A body and its NUL; m and M move at most what fits in hex. */
+static char in_buf[PACKET_SIZE + 1];
+static char out_buf[PACKET_SIZE + 1];
 static u8 mem_buf[PACKET_SIZE / 2];
 static u8 reg_image[KGDB_REGS_BYTES];
 static const char hex_digits[] = "0123456789abcdef";
@@ -91,7 +96,7 @@ static char *get_packet(void)
 				continue;
 			}
 			sum += c;
-			if (len < sizeof(in_buf) - 1)
+			if (len < PACKET_SIZE)
 				in_buf[len++] = c;
 			else
 				too_long = true;
@@ -108,7 +113,7 @@ static char *get_packet(void)
 	}
 }
 
-/* Sent again until gdb acknowledges it with '+'. */
+/* Sent again until gdb acknowledges it with '+'; a break meanwhile is dropped. */
 static void put_packet(const char *body)
 {
 	int c;
@@ -263,6 +268,9 @@ static void stop_reply(struct session *s)
 		 task_tid(kgdb_cpus[s->cpu].task));
 }
 
+/* One thread id in a list: its separator and up to a long in hex. */
+#define TID_CHARS	(1 + 2 * (int)sizeof(long))
+
 /* qfThreadInfo and qsThreadInfo: the tasks in chunks, then 'l'. */
 static void thread_list(struct session *s, bool first)
 {
@@ -275,9 +283,10 @@ static void thread_list(struct session *s, bool first)
 	list_for_each_entry(p, &task_list, tasks) {
 		if (i++ < s->thread_pos)
 			continue;
-		if (sent == THREADS_PER_PACKET || i > MAX_TASKS_WALKED)
+		if (sent == THREADS_PER_PACKET || i > MAX_TASKS_WALKED ||
+		    out_buf + PACKET_SIZE - out < TID_CHARS)
 			break;
-		out += snprintf(out, out_buf + sizeof(out_buf) - out, "%c%lx",
+		out += snprintf(out, TID_CHARS + 1, "%c%lx",
 				sent++ ? ',' : 'm', task_tid(p));
 	}
 	s->thread_pos += sent;
@@ -422,7 +431,11 @@ static void write_register(struct session *s, const char *args)
 	reply_ok();
 }
 
-/* m addr,len: a bad address is an error reply, never a fault. */
+/*
+ * m addr,len: a bad address is an error reply, never a fault. gdb asks
+ * for at most PACKET_SIZE / 2 bytes, whose hex fills a packet; more is
+ * refused rather than cut, so that no client takes a part for the whole.
+ */
 static void read_memory(const char *args)
 {
 	unsigned long addr, len;
@@ -432,10 +445,9 @@ static void read_memory(const char *args)
 		reply_error(-EINVAL);
 		return;
 	}
-	/* The protocol lets a reply be shorter; gdb asks for the rest. */
 	if (len > sizeof(mem_buf))
-		len = sizeof(mem_buf);
-	if (copy_from_kernel_nofault(mem_buf, (void *)addr, len))
+		reply_error(-E2BIG);
+	else if (copy_from_kernel_nofault(mem_buf, (void *)addr, len))
 		reply_error(-EFAULT);
 	else
 		mem_to_hex(out_buf, mem_buf, len);
@@ -562,18 +574,14 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 	return false;
 }
 
-enum gdb_resume gdbstub_session(unsigned int cpu, int signo)
+enum gdb_resume gdbstub_session(unsigned int cpu, int signo, bool ate_dollar)
 {
 	struct session s = { .cpu = cpu, .signo = signo };
 	enum gdb_resume how = GDB_RESUME_CONTINUE;
-	int woke_by = gdbstub_break_char;
 
-	gdbstub_break_char = 0;
 	s.gthread = kgdb_cpus[cpu].task;
-	if (woke_by == 0x03)
-		s.signo = KGDB_SIGINT;
-	else if (woke_by == '$')
-		arch_kgdb_io_putc('-');	/* we ate its '$': send it again */
+	if (ate_dollar)
+		arch_kgdb_io_putc('-');	/* send that packet again */
 	if (gdb_waiting) {
 		stop_reply(&s);
 		put_packet(out_buf);

@@ -4,12 +4,23 @@
  * a trap, the other CPUs parked by an IPI while gdb looks, and the
  * breakpoints gdb plants. The conversation with gdb is gdbstub.c.
  *
- * One CPU at a time is "in the stub" (kgdb_owner): the one that trapped.
- * It sends every other online CPU the IPI_KGDB interrupt; each parks in
+ * One CPU at a time owns the stub (kgdb_owner): the one that trapped,
+ * or a CPU whose tick looks at the port for a break from gdb. A stop
+ * sends every other online CPU the IPI_KGDB interrupt; each parks in
  * kgdb_park_cpu() with the registers its interrupt saved, which gdb then
  * sees as the registers of the task running there. A CPU spinning with
  * interrupts off cannot answer: after a second the stub goes on without
- * it and says so. Everything here runs with interrupts off.
+ * it and says so. A stop ends in two phases: the parked CPUs are let go,
+ * and the owner waits until every one has left before the next stop may
+ * begin. Everything here runs with interrupts off.
+ *
+ * gdb's breakpoints are in the kernel's text only while it runs: a stop
+ * puts the original instructions back before gdb is told, so the stub
+ * itself (its delays, the UART, memset...) never runs into one. Between
+ * the trap and that moment the stub calls little; if it still meets a
+ * breakpoint there (the owner traps again), it takes every breakpoint
+ * out and carries on. What runs before it can tell (the trap path, the
+ * text patching) is __kgdb_nobreak: gdb cannot plant a breakpoint there.
  */
 #include <kernel.h>
 #include <string.h>
@@ -27,11 +38,13 @@ static bool kgdb_wait;		/* "kgdbwait": stop at boot */
 static bool kgdb_on_bug;	/* "kgdb.on_bug=1": stop after a report */
 static bool kgdb_polling;	/* the port is open: the tick may read it */
 
-static int kgdb_owner = -1;	/* the CPU in the stub, or -1 */
+static int kgdb_owner = -1;	/* the CPU in the stub or at its port, or -1 */
 static volatile int kgdb_stopping;	/* the other CPUs must park */
 static volatile unsigned long kgdb_release;	/* bumped: parked CPUs go */
-static int kgdb_parked;		/* CPUs parked right now */
-static bool kgdb_stepping;	/* a step is in progress: others stay parked */
+static int kgdb_parked;		/* CPUs parked, their registers recorded */
+static int kgdb_in_park;	/* CPUs in kgdb_park_cpu(): the release waits */
+static bool kgdb_all_parked;	/* every other online CPU stopped */
+static bool kgdb_stepping;	/* the owner steps: it stays owner */
 
 struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
@@ -70,18 +83,40 @@ void kgdb_init(void)
 	WRITE_ONCE(kgdb_polling, true);
 }
 
-/* A break from gdb, or a packet: gdb wants the kernel stopped. */
+static bool __kgdb_nobreak take_owner(unsigned int cpu, int *was)
+{
+	*was = -1;
+	return __atomic_compare_exchange_n(&kgdb_owner, was, cpu, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void drop_owner(void)
+{
+	__atomic_store_n(&kgdb_owner, -1, __ATOMIC_RELEASE);
+}
+
+/*
+ * From every CPU's tick: a break (0x03) or a packet from gdb stops the
+ * kernel. The first CPU to get here while nobody owns the stub reads the
+ * port, as owner, so that a byte never goes to two readers and the stop
+ * it starts is its own: no other stop can take the break for its cause.
+ * Any CPU will do: one spinning with interrupts off must not keep gdb out.
+ */
 void kgdb_poll_break(void)
 {
-	int c;
+	unsigned int cpu = smp_processor_id();
+	int c, was;
 
-	if (!READ_ONCE(kgdb_polling) || READ_ONCE(kgdb_owner) >= 0)
+	if (!READ_ONCE(kgdb_polling) || READ_ONCE(kgdb_owner) >= 0 ||
+	    !take_owner(cpu, &was))
 		return;
 	c = arch_kgdb_io_getc();
-	if (c == 0x03 || c == '$') {
-		gdbstub_break_char = c;
-		arch_kgdb_breakpoint();
+	if (c != 0x03 && c != '$') {
+		drop_owner();
+		return;
 	}
+	kgdb_cpus[cpu].break_char = c;
+	arch_kgdb_breakpoint();		/* still owner: kgdb_handle_trap knows */
 }
 
 void kgdb_report_hook(void)
@@ -91,28 +126,41 @@ void kgdb_report_hook(void)
 		arch_kgdb_breakpoint();
 }
 
-static void record_cpu(unsigned int cpu, struct pt_regs *regs)
+static void __kgdb_nobreak record_cpu(unsigned int cpu, struct pt_regs *regs)
 {
 	kgdb_cpus[cpu].regs = regs;
 	kgdb_cpus[cpu].task = current;
 }
 
-/* The IPI's handler: wait here until the CPU in the stub lets us go. */
-void kgdb_park_cpu(struct pt_regs *regs)
+static void __kgdb_nobreak forget_cpu(unsigned int cpu)
 {
-	unsigned int cpu = smp_processor_id();
-	unsigned long gen = READ_ONCE(kgdb_release);
-
-	smp_mb();
-	if (!READ_ONCE(kgdb_stopping))
-		return;		/* a late IPI: the stop is over */
-	record_cpu(cpu, regs);
-	__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
-	while (READ_ONCE(kgdb_release) == gen)
-		cpu_relax();
 	kgdb_cpus[cpu].regs = NULL;
 	kgdb_cpus[cpu].task = NULL;
-	__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The IPI's handler, and a trap while another CPU owns the stub: wait
+ * here until the owner lets us go. The count of CPUs in here goes up
+ * before the look at kgdb_stopping, so that the owner's release, which
+ * waits for it to reach zero, also waits for a CPU that is only passing.
+ */
+void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned long gen;
+
+	__atomic_fetch_add(&kgdb_in_park, 1, __ATOMIC_SEQ_CST);
+	gen = READ_ONCE(kgdb_release);
+	smp_mb();
+	if (READ_ONCE(kgdb_stopping)) {
+		record_cpu(cpu, regs);
+		__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
+		while (READ_ONCE(kgdb_release) == gen)
+			cpu_relax();
+		forget_cpu(cpu);
+		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
+	}
+	__atomic_fetch_sub(&kgdb_in_park, 1, __ATOMIC_SEQ_CST);
 }
 
 static void stop_other_cpus(unsigned int self)
@@ -132,48 +180,100 @@ static void stop_other_cpus(unsigned int self)
 	while (__atomic_load_n(&kgdb_parked, __ATOMIC_SEQ_CST) < (int)want &&
 	       ktime_get_ns() < deadline)
 		cpu_relax();
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu != self && cpu_online(cpu) && !kgdb_cpus[cpu].regs)
+	kgdb_all_parked = true;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu != self && cpu_online(cpu) && !kgdb_cpus[cpu].regs) {
+			kgdb_all_parked = false;
 			printk("kgdb: CPU %u did not stop (interrupts off?)\n", cpu);
+		}
+	}
 }
 
+/*
+ * Let the parked CPUs go, then wait until each has left kgdb_park_cpu():
+ * until then a new stop could count a leaving CPU as stopped, and gdb
+ * would read registers that CPU is already using again.
+ */
 static void release_other_cpus(void)
 {
 	WRITE_ONCE(kgdb_stopping, 0);
 	smp_mb();
 	WRITE_ONCE(kgdb_release, kgdb_release + 1);
+	while (__atomic_load_n(&kgdb_in_park, __ATOMIC_SEQ_CST))
+		cpu_relax();
+}
+
+static void kgdb_deactivate_breakpoints(void);
+static void kgdb_activate_breakpoints(void);
+static void kgdb_free_removed_breakpoints(void);
+
+/* gdb's conversation with the owner; the text holds no breakpoint meanwhile. */
+static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
+{
+	int woke_by = kgdb_cpus[cpu].break_char;
+	enum gdb_resume how;
+
+	kgdb_cpus[cpu].break_char = 0;
+	if (kgdb_stepping)
+		arch_kgdb_end_step(regs);
+	else
+		stop_other_cpus(cpu);
+	kgdb_stepping = false;
+	kgdb_deactivate_breakpoints();
+	record_cpu(cpu, regs);
+	how = gdbstub_session(cpu, woke_by == 0x03 ? KGDB_SIGINT : signo,
+			      woke_by == '$');
+	forget_cpu(cpu);
+	if (how == GDB_RESUME_STEP) {
+		/* One instruction: the others stay parked, we stay owner. */
+		kgdb_stepping = true;
+		return;
+	}
+	if (kgdb_all_parked)
+		kgdb_free_removed_breakpoints();
+	kgdb_activate_breakpoints();
+	release_other_cpus();
+	drop_owner();
 }
 
 /*
- * The breakpoint and step traps end here. A second CPU trapping while
- * one is in the stub parks like the others; its breakpoint traps again
- * when it resumes, if gdb left it planted.
+ * The owner trapped on a breakpoint while in the stub, before the text
+ * was clean: gdb planted it in something the stub needs. Take them all
+ * out (gdb's z0 for them still gets OK) and go on where we were.
  */
-bool kgdb_handle_trap(struct pt_regs *regs, int signo)
+static void __kgdb_nobreak kgdb_reentered(struct pt_regs *regs)
+{
+	unsigned long pc = regs_pc(regs);
+
+	if (!kgdb_planted_at(pc))
+		return;		/* a compiled-in breakpoint: passed */
+	kgdb_remove_all_breakpoints();
+	printk("kgdb: re-entered via breakpoint at %ps, all breakpoints removed\n",
+	       (void *)pc);
+}
+
+/*
+ * The breakpoint and step traps end here. A CPU that traps while another
+ * owns the stub parks like the others; its breakpoint traps again when it
+ * resumes, if gdb left it planted. The owner itself traps here at the end
+ * of its step, after taking a break from the port, or by re-entry.
+ */
+bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
 {
 	unsigned int cpu = smp_processor_id();
-	int none = -1;
+	int owner;
 
 	if (!kgdb_enabled)
 		return false;
-	if (!__atomic_compare_exchange_n(&kgdb_owner, &none, cpu, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (take_owner(cpu, &owner)) {
+		kgdb_stop(cpu, regs, signo);
+	} else if (owner != (int)cpu) {
 		kgdb_park_cpu(regs);
-		return true;
-	}
-	if (kgdb_stepping) {
-		arch_kgdb_end_step(regs);
-		kgdb_stepping = false;
+	} else if (kgdb_stepping || kgdb_cpus[cpu].break_char) {
+		kgdb_stop(cpu, regs, signo);
 	} else {
-		stop_other_cpus(cpu);
+		kgdb_reentered(regs);
 	}
-	record_cpu(cpu, regs);
-	kgdb_stepping = gdbstub_session(cpu, signo) == GDB_RESUME_STEP;
-	kgdb_cpus[cpu].regs = NULL;
-	kgdb_cpus[cpu].task = NULL;
-	if (!kgdb_stepping)
-		release_other_cpus();
-	__atomic_store_n(&kgdb_owner, -1, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -181,22 +281,40 @@ bool kgdb_handle_trap(struct pt_regs *regs, int signo)
 
 #define MAX_BREAKPOINTS	32
 
+/*
+ * A slot's life: Z0 makes it SET; the stub's resume writes it into the
+ * text (ACTIVE); a stop puts the instruction back (SET again). z0, or a
+ * re-entry, leaves it REMOVED: the text is clean, but a CPU that trapped
+ * on it before may still be on its way to the stub and must find it
+ * there, or it would resume after the breakpoint's first byte (x86) or
+ * take a clean instruction for a fault (ARM). The slot is free once
+ * every CPU has been seen parked since.
+ */
+enum bp_state { BP_FREE, BP_SET, BP_ACTIVE, BP_REMOVED };
+
 static struct {
-	unsigned long addr;	/* 0: a free slot */
+	enum bp_state state;
+	unsigned long addr;
 	u8 saved[8];		/* the instruction the breakpoint covers */
 } planted[MAX_BREAKPOINTS];
 
-bool kgdb_planted_at(unsigned long addr)
+static int __kgdb_nobreak find_slot(unsigned long addr)
 {
 	int i;
 
 	for (i = 0; i < MAX_BREAKPOINTS; i++)
-		if (planted[i].addr == addr)
-			return addr != 0;
-	return false;
+		if (planted[i].state != BP_FREE && planted[i].addr == addr)
+			return i;
+	return -1;
 }
 
-int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len)
+bool __kgdb_nobreak kgdb_planted_at(unsigned long addr)
+{
+	return find_slot(addr) >= 0;
+}
+
+int __kgdb_nobreak kgdb_patch_text(unsigned long addr, const void *bytes,
+				   size_t len)
 {
 	if (copy_to_kernel_nofault((void *)addr, bytes, len))
 		return -EFAULT;
@@ -204,46 +322,106 @@ int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len)
 	return 0;
 }
 
+/* Where the stub itself runs before it can tell a re-entry (linker.ld). */
+static bool kgdb_may_break_at(unsigned long addr)
+{
+	extern const char __kgdb_nobreak_start[], __kgdb_nobreak_end[];
+
+	return addr + arch_kgdb_break_len <= (unsigned long)__kgdb_nobreak_start ||
+	       addr >= (unsigned long)__kgdb_nobreak_end;
+}
+
+/* Recorded now, written at the resume: the address must be writable. */
 int kgdb_set_breakpoint(unsigned long addr)
 {
-	int i, slot = -1;
+	int i, slot = find_slot(addr);
+	u8 text[8];
 
-	if (!addr)
+	if (!kgdb_may_break_at(addr)) {
+		printk("kgdb: no breakpoint at %pS: the stub runs there before it can tell\n",
+		       (void *)addr);
+		return -EPERM;
+	}
+	if (copy_from_kernel_nofault(text, (void *)addr, arch_kgdb_break_len) ||
+	    kgdb_patch_text(addr, text, arch_kgdb_break_len))
 		return -EFAULT;
-	if (kgdb_planted_at(addr))
-		return 0;
 	for (i = 0; i < MAX_BREAKPOINTS && slot < 0; i++)
-		if (!planted[i].addr)
+		if (planted[i].state == BP_FREE)
 			slot = i;
 	if (slot < 0)
 		return -ENOSPC;
-	if (copy_from_kernel_nofault(planted[slot].saved, (void *)addr,
-				     arch_kgdb_break_len) ||
-	    kgdb_patch_text(addr, arch_kgdb_break_insn, arch_kgdb_break_len))
-		return -EFAULT;
 	planted[slot].addr = addr;
+	planted[slot].state = BP_SET;
 	return 0;
+}
+
+/* The text first, then the state: a trapping CPU finds the slot meanwhile. */
+static int __kgdb_nobreak remove_slot(int i)
+{
+	int err = 0;
+
+	if (planted[i].state == BP_ACTIVE)
+		err = kgdb_patch_text(planted[i].addr, planted[i].saved,
+				      arch_kgdb_break_len);
+	planted[i].state = BP_REMOVED;
+	return err;
 }
 
 int kgdb_remove_breakpoint(unsigned long addr)
 {
-	int i;
+	int slot = find_slot(addr);
 
-	for (i = 0; i < MAX_BREAKPOINTS; i++) {
-		if (addr && planted[i].addr == addr) {
-			planted[i].addr = 0;
-			return kgdb_patch_text(addr, planted[i].saved,
-					       arch_kgdb_break_len);
-		}
-	}
-	return -ENOENT;
+	return slot < 0 ? -ENOENT : remove_slot(slot);
 }
 
-void kgdb_remove_all_breakpoints(void)
+void __kgdb_nobreak kgdb_remove_all_breakpoints(void)
 {
 	int i;
 
 	for (i = 0; i < MAX_BREAKPOINTS; i++)
-		if (planted[i].addr)
-			kgdb_remove_breakpoint(planted[i].addr);
+		if (planted[i].state != BP_FREE)
+			remove_slot(i);
+}
+
+static void kgdb_activate_breakpoints(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_BREAKPOINTS; i++) {
+		unsigned long addr = planted[i].addr;
+
+		if (planted[i].state != BP_SET)
+			continue;
+		if (copy_from_kernel_nofault(planted[i].saved, (void *)addr,
+					     arch_kgdb_break_len) ||
+		    kgdb_patch_text(addr, arch_kgdb_break_insn,
+				    arch_kgdb_break_len))
+			printk("kgdb: breakpoint at %pS could not be written\n",
+			       (void *)addr);
+		else
+			planted[i].state = BP_ACTIVE;
+	}
+}
+
+static void kgdb_deactivate_breakpoints(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_BREAKPOINTS; i++) {
+		if (planted[i].state != BP_ACTIVE)
+			continue;
+		kgdb_patch_text(planted[i].addr, planted[i].saved,
+				arch_kgdb_break_len);
+		planted[i].state = BP_SET;
+	}
+}
+
+/* Every CPU is parked: none can be between a removed breakpoint and us. */
+static void kgdb_free_removed_breakpoints(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_BREAKPOINTS; i++)
+		if (planted[i].state == BP_REMOVED)
+			planted[i].state = BP_FREE;
 }

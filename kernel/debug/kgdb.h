@@ -10,15 +10,17 @@
 struct kgdb_cpu {
 	struct pt_regs *regs;		/* NULL: not stopped in the stub */
 	struct task_struct *task;
+	int break_char;			/* what this CPU's tick took from gdb */
 };
 extern struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
 /* How gdb lets the kernel go on. */
 enum gdb_resume { GDB_RESUME_CONTINUE, GDB_RESUME_STEP };
-/* Talk to gdb until it resumes the kernel; cpu is the one that trapped. */
-enum gdb_resume gdbstub_session(unsigned int cpu, int signo);
-/* The character that made the tick stop the kernel (0x03 or '$'), or 0. */
-extern int gdbstub_break_char;
+/*
+ * Talk to gdb until it resumes the kernel; cpu is the one that trapped.
+ * ate_dollar: the tick took a packet's '$' to stop: gdb must send again.
+ */
+enum gdb_resume gdbstub_session(unsigned int cpu, int signo, bool ate_dollar);
 
 int kgdb_set_breakpoint(unsigned long addr);
 int kgdb_remove_breakpoint(unsigned long addr);

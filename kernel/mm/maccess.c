@@ -11,12 +11,12 @@
 #include <mm.h>
 
 /* A range that wraps past the top of the address space is never valid. */
-static bool range_wraps(const void *p, size_t size)
+static bool __kgdb_nobreak range_wraps(const void *p, size_t size)
 {
 	return size && (uintptr)p + size - 1 < (uintptr)p;
 }
 
-static long copy_nofault(void *dst, const void *src, size_t size)
+static long __kgdb_nobreak copy_nofault(void *dst, const void *src, size_t size)
 {
 	if (range_wraps(dst, size) || range_wraps(src, size))
 		return -EFAULT;
@@ -24,13 +24,13 @@ static long copy_nofault(void *dst, const void *src, size_t size)
 }
 
 /* src may be any address; dst must be valid. */
-long copy_from_kernel_nofault(void *dst, const void *src, size_t size)
+long __kgdb_nobreak copy_from_kernel_nofault(void *dst, const void *src, size_t size)
 {
 	return copy_nofault(dst, src, size);
 }
 
 /* dst may be any address; src must be valid. */
-long copy_to_kernel_nofault(void *dst, const void *src, size_t size)
+long __kgdb_nobreak copy_to_kernel_nofault(void *dst, const void *src, size_t size)
 {
 	return copy_nofault(dst, src, size);
 }
