@@ -100,6 +100,12 @@ class Rsp:
         raise RspError(f"{body!r} was refused with '-'")
 
 
+def stub_serial(port):
+    """QEMU's -serial for the stub's port: a socket that sends each byte
+    at once (nodelay), or every reply would wait for the last one's ack."""
+    return f"tcp:127.0.0.1:{port},server=on,wait=off,nodelay=on"
+
+
 def connect(port, proc, timeout=STEP_SECS):
     """A connection to QEMU's socket for the stub's port, once it listens."""
     deadline = time.monotonic() + timeout
@@ -109,6 +115,8 @@ def connect(port, proc, timeout=STEP_SECS):
         try:
             sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
             sock.settimeout(timeout)
+            # Small packets and acks both ways: no Nagle wait for each.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             return sock
         except OSError:
             time.sleep(0.1)
@@ -286,7 +294,7 @@ def run(title, root, arch, folder, accel, timeout, log):
     image = os.path.join(folder, arch.boot_image)
     port = qemu_gdb.free_port()
     argv = qemu.command(arch, qemu.Boot(image, CPUS, APPEND), accel)
-    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=off"]
+    argv += ["-serial", stub_serial(port)]
     problems, outputs, drivers = [], [], []
 
     def drive(proc):
@@ -301,6 +309,8 @@ def run(title, root, arch, folder, accel, timeout, log):
     for what, text in outputs:      # after the serial output: no mix
         _keep(log, what, text)
     problems += helpers_on_qemu_stub(root, arch, image, symbols, accel, log)
+    for cpus in STRESS_CPUS:
+        problems += stress_boot(arch, image, symbols, accel, cpus, log)
     for problem in reversed(problems):     # what gdb saw says most
         result.add_reason(problem, first=True)
     return result
@@ -325,3 +335,183 @@ def helpers_on_qemu_stub(root, arch, image, symbols, accel, log):
         finally:
             qemu_gdb.stop(proc)
             qemu.EMULATORS.forget(proc)
+
+
+# ---- the stub under stress: a boot of its own at each STRESS_CPUS count ----
+
+STRESS_CPUS = (2, 4)
+# No test: the kernel idles at its console, its ticks on every CPU.
+STRESS_APPEND = "kgdbwait hung_task_timeout=0"
+ROUNDS = 200
+# gdb's protocol number and size of the pc, per gdb architecture.
+PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
+# The stub's functions a breakpoint is put on: one the stub calls while
+# gdb talks to it, one it calls before the text is clean (a re-entry),
+# one every CPU's tick runs, and one to read memory from.
+STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel")
+REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
+
+
+def symbol_addresses(arch, symbols, names):
+    """{name: address} of names in the ELF symbols (nm)."""
+    out = subprocess.run([f"{arch.cross}nm", symbols], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in names:
+            found[parts[2]] = int(parts[0], 16)
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise RspError(f"{symbols} has no symbol {missing[0]}")
+    return found
+
+
+def breakpoint_packet(op, addr, arch):
+    """Z0 or z0 at addr, with the breakpoint's kind (its length) as gdb sends."""
+    kind = 4 if arch.gdb == "arm" else 1
+    return b"%s0,%x,%d" % (op, addr, kind)
+
+
+def check_packet_size(rsp, addr):
+    """The largest read gdb may ask for fills one packet; one byte more is
+    refused with an error, not cut short."""
+    reply = rsp.request(b"qSupported")
+    m = re.search(rb"PacketSize=([0-9a-f]+)", reply)
+    if not m:
+        return [f"qSupported: {reply!r} names no PacketSize"]
+    size = int(m.group(1), 16)
+    most = size // 2
+    reply = rsp.request(b"m%x,%x" % (addr, most))
+    if not re.fullmatch(rb"[0-9a-f]{%d}" % size, reply):
+        return [f"m of {most} bytes (PacketSize {size}): {len(reply)} characters "
+                f"back ({reply[:16]!r}...), not {size} hex digits"]
+    reply = rsp.request(b"m%x,%x" % (addr, most + 1))
+    if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+        return [f"m of {most + 1} bytes (more than PacketSize {size} holds): "
+                f"{reply[:16]!r}, not an error reply"]
+    return []
+
+
+def stop_after(rsp, body, then=b""):
+    """Send body (c), and then at once; the stop reply that follows."""
+    rsp.send_raw(frame(body) + then)
+    if rsp.ack() != b"+":
+        raise RspError(f"{body!r} was refused")
+    return rsp.packet()
+
+
+def check_udelay(rsp, addr, arch):
+    """A breakpoint on udelay, which the stub calls while it waits for gdb's
+    bytes: planting it is answered, and the stub goes on answering."""
+    reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
+    if reply != b"OK":
+        return [f"Z0 at udelay: {reply!r}, not OK"]
+    reply = stop_after(rsp, b"c", b"\x03")
+    if not re.match(rb"T0[25]thread:", reply):
+        return [f"with a breakpoint on udelay, c then a break: {reply!r}, not a stop reply"]
+    for body in (b"?", b"g", breakpoint_packet(b"z", addr, arch)):
+        if not rsp.request(body):
+            return [f"with a breakpoint on udelay, {body!r} got an empty reply"]
+    return []
+
+
+def check_reentry(rsp, addr, arch, console):
+    """A breakpoint on ktime_get_ns, which the stub calls before it takes
+    the breakpoints out: the stop is reported, the console says the stub
+    re-entered, and the session goes on (z0 for it is OK)."""
+    if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
+        return ["Z0 at ktime_get_ns was refused"]
+    reply = stop_after(rsp, b"c")
+    if not reply.startswith(b"T05"):
+        return [f"at ktime_get_ns: {reply!r}, not a T05 stop reply"]
+    console(REENTERED)
+    if not rsp.request(b"g"):
+        return ["after the re-entry, 'g' got an empty reply"]
+    reply = rsp.request(breakpoint_packet(b"z", addr, arch))
+    if reply != b"OK":
+        return [f"after the re-entry, z0 at ktime_get_ns: {reply!r}, not OK"]
+    return []
+
+
+def stopped_pc(rsp, arch):
+    """The pc of the thread that stopped, from its 'p' reply."""
+    number, size = PC_REGISTER[arch.gdb]
+    reply = rsp.request(b"p%x" % number)
+    if not re.fullmatch(rb"[0-9a-f]{%d}" % (2 * size), reply):
+        raise RspError(f"'p' of the pc: {reply!r}")
+    return int.from_bytes(bytes.fromhex(reply.decode()), "little")
+
+
+def check_rounds(rsp, targets, arch, kinds, rounds=ROUNDS):
+    """rounds of: a breakpoint, 'c' and a break sent at once. Each round
+    must stop exactly once: T05 at the breakpoint (its pc there) or T02
+    for the break (its pc elsewhere), whichever came first; the other may
+    not be lost nor stop it twice. The breakpoint is on each of targets in
+    turn: one that every tick runs (mostly first) and one that the running
+    kernel never calls (the break comes first). kinds counts the stops."""
+    for i in range(rounds):
+        addr = targets[i % len(targets)]
+        if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
+            return [f"round {i}: Z0 refused"]
+        reply = stop_after(rsp, b"c", b"\x03")
+        kind = reply[:3]
+        if kind not in (b"T05", b"T02") or not reply[3:].startswith(b"thread:"):
+            return [f"round {i}: {reply!r}, not a T05 or T02 stop reply"]
+        kinds[kind] = kinds.get(kind, 0) + 1
+        at_breakpoint = stopped_pc(rsp, arch) == addr
+        if at_breakpoint != (kind == b"T05"):
+            return [f"round {i}: a {kind.decode()} stop with the pc "
+                    f"{'at' if at_breakpoint else 'away from'} the breakpoint"]
+        if rsp.request(breakpoint_packet(b"z", addr, arch)) != b"OK":
+            return [f"round {i}: z0 refused"]
+    # A stop the rounds did not see would answer this '?' first.
+    reply = rsp.request(b"?")
+    if not re.match(rb"T0[25]thread:[0-9a-f]+;$", reply):
+        return [f"after {rounds} rounds, '?' got {reply!r}"]
+    return []
+
+
+def _drive_stress(arch, symbols, port, cpus, console_path, proc, kinds):
+    """The stress checks on a kernel waiting at kgdbwait; the problems."""
+    addrs = symbol_addresses(arch, symbols, STRESS_SYMBOLS)
+    wait_for_line(console_path, WAITING, proc)
+    with connect(port, proc) as sock:
+        rsp = Rsp(sock)
+        rsp.request(b"?", resend=3)
+        problems = check_packet_size(rsp, addrs["start_kernel"])
+        problems += check_udelay(rsp, addrs["udelay"], arch)
+        problems += check_reentry(rsp, addrs["ktime_get_ns"], arch, lambda line:
+                                  wait_for_line(console_path, line, proc))
+        problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
+                                 arch, kinds)
+        rsp.send_raw(frame(b"k"))
+        rsp.ack()
+    return [f"stub at {cpus} CPUs: {p}" for p in problems]
+
+
+def stress_boot(arch, image, symbols, accel, cpus, log):
+    """One boot at cpus CPUs for the stress checks: the problems found."""
+    port = qemu_gdb.free_port()
+    argv = qemu.command(arch, qemu.Boot(image, cpus, STRESS_APPEND), accel)
+    argv += ["-serial", stub_serial(port)]
+    with tempfile.NamedTemporaryFile() as console, tempfile.TemporaryFile() as errors:
+        proc = qemu.EMULATORS.start(argv, console, errors)
+        if proc is None:
+            return []
+        started, kinds = time.monotonic(), {}
+        try:
+            problems = _drive_stress(arch, symbols, port, cpus, console.name,
+                                     proc, kinds)
+        except (RspError, OSError, subprocess.CalledProcessError) as e:
+            problems = [f"stub at {cpus} CPUs: {e}"]
+        finally:
+            qemu_gdb.stop(proc)
+            qemu.EMULATORS.forget(proc)
+        console.seek(0)
+        _keep(log, f"the stub under stress, {cpus} CPUs "
+              f"({time.monotonic() - started:.1f} s; rounds stopped by the "
+              f"breakpoint: {kinds.get(b'T05', 0)}, by the break: "
+              f"{kinds.get(b'T02', 0)})",
+              console.read().decode("utf-8", "replace"))
+    return problems
