@@ -311,6 +311,9 @@ static void thread_extra_info(const char *args)
 	if (cpu >= 0)
 		snprintf(text, sizeof(text), "%s %c on CPU %d", p->comm,
 			 task_state_char(p), cpu);
+	else if (READ_ONCE(p->on_cpu))
+		snprintf(text, sizeof(text), "%s %c on CPU %d, not stopped",
+			 p->comm, task_state_char(p), p->thread_info->cpu);
 	else
 		snprintf(text, sizeof(text), "%s %c", p->comm,
 			 task_state_char(p));

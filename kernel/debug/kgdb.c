@@ -69,6 +69,11 @@ bool kgdb_parse_option(const char *opt)
 	return true;
 }
 
+bool kgdb_listening(void)
+{
+	return kgdb_enabled;
+}
+
 void kgdb_init(void)
 {
 	if (!kgdb_enabled)

@@ -252,10 +252,13 @@ CASE_ENDED = b"ok 1 api_contract"
 def wait_for_line(path, line, proc, timeout=STEP_SECS):
     """Until the serial log at path holds line (the kernel got there)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
+    while True:
+        ended = proc.poll() is not None     # then its last words are in
         with open(path, "rb") as f:
             if line in f.read():
                 return
+        if ended or time.monotonic() > deadline:
+            break
         time.sleep(0.05)
     raise RspError(f"the console never said '{line.decode()}'")
 
@@ -340,15 +343,19 @@ def helpers_on_qemu_stub(root, arch, image, symbols, accel, log):
 # ---- the stub under stress: a boot of its own at each STRESS_CPUS count ----
 
 STRESS_CPUS = (2, 4)
-# No test: the kernel idles at its console, its ticks on every CPU.
-STRESS_APPEND = "kgdbwait hung_task_timeout=0"
+# Its one test (tests/kgdb_test.c) sleeps until the checks ask it to
+# spin on CPU 0 with interrupts off; the ticks run on every CPU meanwhile.
+STRESS_APPEND = "kgdbwait test=kgdb.* hung_task_timeout=0"
 ROUNDS = 200
 # gdb's protocol number and size of the pc, per gdb architecture.
 PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
 # The stub's functions a breakpoint is put on: one the stub calls while
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
-STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel")
+STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
+                  "kgdb_test_spin")
+SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
+SPIN_ENDED = b"ok 1 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
 
 
@@ -472,6 +479,47 @@ def check_rounds(rsp, targets, arch, kinds, rounds=ROUNDS):
     return []
 
 
+def set_int(rsp, addr, value):
+    """M: a 32-bit int at addr; the problems."""
+    reply = rsp.request(b"M%x,4:%s" % (addr, value.to_bytes(4, "little").hex().encode()))
+    return [] if reply == b"OK" else [f"M at {addr:#x}: {reply!r}, not OK"]
+
+
+def thread_infos(rsp):
+    """What info threads shows of each thread: qfThreadInfo, qsThreadInfo,
+    then qThreadExtraInfo of each."""
+    tids, reply = [], rsp.request(b"qfThreadInfo")
+    while reply.startswith(b"m"):
+        tids += reply[1:].split(b",")
+        reply = rsp.request(b"qsThreadInfo")
+    return [bytes.fromhex(rsp.request(b"qThreadExtraInfo," + tid).decode())
+            .decode("utf-8", "replace") for tid in tids]
+
+
+def check_irqs_off(rsp, addr, console):
+    """CPU 0 spins with interrupts off (kgdb_test.c, started through the
+    stub): a break still stops the kernel (T02, another CPU's tick took
+    it), the spinning thread is listed, on CPU 0; then it is let go, gdb
+    detaches, and the test passes."""
+    problems = set_int(rsp, addr, 1)
+    rsp.send_raw(frame(b"c"))
+    if problems or rsp.ack() != b"+":
+        return problems or ["'c' was refused"]
+    console(SPINNING)
+    rsp.send_raw(b"\x03")
+    reply = rsp.packet()
+    if not reply.startswith(b"T02"):
+        return [f"a break with CPU 0 spinning, interrupts off: {reply!r}, not T02"]
+    infos = thread_infos(rsp)
+    if not any(re.match(r"kgdb-spin R on CPU 0\b", i) for i in infos):
+        problems.append(f"CPU 0's spinning thread is not listed on CPU 0: {infos}")
+    problems += set_int(rsp, addr, 2)
+    if rsp.request(b"D") != b"OK":
+        problems.append("'D' after the spin: not OK")
+    console(SPIN_ENDED)
+    return problems
+
+
 def _drive_stress(arch, symbols, port, cpus, console_path, proc, kinds):
     """The stress checks on a kernel waiting at kgdbwait; the problems."""
     addrs = symbol_addresses(arch, symbols, STRESS_SYMBOLS)
@@ -485,8 +533,8 @@ def _drive_stress(arch, symbols, port, cpus, console_path, proc, kinds):
                                   wait_for_line(console_path, line, proc))
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
-        rsp.send_raw(frame(b"k"))
-        rsp.ack()
+        problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
+                                   wait_for_line(console_path, line, proc))
     return [f"stub at {cpus} CPUs: {p}" for p in problems]
 
 
