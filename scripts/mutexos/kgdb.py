@@ -408,9 +408,10 @@ def stop_after(rsp, body, then=b""):
     return rsp.packet()
 
 
-def check_udelay(rsp, addr, arch):
+def check_udelay(rsp, addr, arch, console_has):
     """A breakpoint on udelay, which the stub calls while it waits for gdb's
-    bytes: planting it is answered, and the stub goes on answering."""
+    bytes: planting it is answered, and the stub goes on answering, never
+    meeting it (the text is clean while gdb talks: no re-entry)."""
     reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
     if reply != b"OK":
         return [f"Z0 at udelay: {reply!r}, not OK"]
@@ -420,6 +421,8 @@ def check_udelay(rsp, addr, arch):
     for body in (b"?", b"g", breakpoint_packet(b"z", addr, arch)):
         if not rsp.request(body):
             return [f"with a breakpoint on udelay, {body!r} got an empty reply"]
+    if console_has(b"re-entered via breakpoint at udelay"):
+        return ["the stub ran into the breakpoint on udelay while gdb talked"]
     return []
 
 
@@ -429,7 +432,10 @@ def check_reentry(rsp, addr, arch, console):
     re-entered, and the session goes on (z0 for it is OK)."""
     if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
         return ["Z0 at ktime_get_ns was refused"]
-    reply = stop_after(rsp, b"c")
+    try:
+        reply = stop_after(rsp, b"c")
+    except (RspError, OSError) as e:
+        return [f"no stop reply at ktime_get_ns, which the stub calls ({e})"]
     if not reply.startswith(b"T05"):
         return [f"at ktime_get_ns: {reply!r}, not a T05 stop reply"]
     console(REENTERED)
@@ -507,7 +513,10 @@ def check_irqs_off(rsp, addr, console):
         return problems or ["'c' was refused"]
     console(SPINNING)
     rsp.send_raw(b"\x03")
-    reply = rsp.packet()
+    try:
+        reply = rsp.packet()
+    except (RspError, OSError) as e:
+        return [f"a break with CPU 0 spinning, interrupts off, stopped nothing ({e})"]
     if not reply.startswith(b"T02"):
         return [f"a break with CPU 0 spinning, interrupts off: {reply!r}, not T02"]
     infos = thread_infos(rsp)
@@ -520,22 +529,28 @@ def check_irqs_off(rsp, addr, console):
     return problems
 
 
-def _drive_stress(arch, symbols, port, cpus, console_path, proc, kinds):
-    """The stress checks on a kernel waiting at kgdbwait; the problems."""
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
+    """The stress checks on a kernel waiting at kgdbwait; problems collects
+    what failed, also when a later check raises."""
     addrs = symbol_addresses(arch, symbols, STRESS_SYMBOLS)
     wait_for_line(console_path, WAITING, proc)
     with connect(port, proc) as sock:
         rsp = Rsp(sock)
         rsp.request(b"?", resend=3)
-        problems = check_packet_size(rsp, addrs["start_kernel"])
-        problems += check_udelay(rsp, addrs["udelay"], arch)
+        problems += check_packet_size(rsp, addrs["start_kernel"])
+        problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
+                                 line in read_file(console_path))
         problems += check_reentry(rsp, addrs["ktime_get_ns"], arch, lambda line:
                                   wait_for_line(console_path, line, proc))
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
         problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
                                    wait_for_line(console_path, line, proc))
-    return [f"stub at {cpus} CPUs: {p}" for p in problems]
 
 
 def stress_boot(arch, image, symbols, accel, cpus, log):
@@ -547,12 +562,11 @@ def stress_boot(arch, image, symbols, accel, cpus, log):
         proc = qemu.EMULATORS.start(argv, console, errors)
         if proc is None:
             return []
-        started, kinds = time.monotonic(), {}
+        started, kinds, problems = time.monotonic(), {}, []
         try:
-            problems = _drive_stress(arch, symbols, port, cpus, console.name,
-                                     proc, kinds)
+            _drive_stress(arch, symbols, port, console.name, proc, kinds, problems)
         except (RspError, OSError, subprocess.CalledProcessError) as e:
-            problems = [f"stub at {cpus} CPUs: {e}"]
+            problems.append(str(e))
         finally:
             qemu_gdb.stop(proc)
             qemu.EMULATORS.forget(proc)
@@ -562,4 +576,4 @@ def stress_boot(arch, image, symbols, accel, cpus, log):
               f"breakpoint: {kinds.get(b'T05', 0)}, by the break: "
               f"{kinds.get(b'T02', 0)})",
               console.read().decode("utf-8", "replace"))
-    return problems
+    return [f"stub at {cpus} CPUs: {p}" for p in problems]
