@@ -129,6 +129,70 @@ class TestPackets(unittest.TestCase):
         self.assertIn("did not stop the running kernel", problems[0])
 
 
+
+class AnsweringStub(FakeStub):
+    """A stub that answers each packet with answer(body); acks and breaks
+    between packets are skipped."""
+
+    def __init__(self, answer):
+        def serve(s):
+            while True:
+                try:
+                    c = s.read(1)
+                except OSError:
+                    return
+                if c != b"$":
+                    continue
+                body = b""
+                while (c := s.read(1)) != b"#":
+                    body += c
+                s.read(2)
+                s.send(b"+" + kgdb.frame(answer(body)))
+        super().__init__(serve)
+
+
+class FakeArch:
+    gdb = "i386"
+
+
+class TestStressChecks(unittest.TestCase):
+    def memory(self, over):
+        """PacketSize 16: m of 8 bytes is 16 digits, of 9 bytes over."""
+        def answer(body):
+            if body == b"qSupported":
+                return b"PacketSize=10"
+            return b"ab" * 8 if body.endswith(b",8") else over
+        return kgdb.Rsp(AnsweringStub(answer).ours)
+
+    def test_packet_size_refused_past_the_packet(self):
+        self.assertEqual(kgdb.check_packet_size(self.memory(b"E07"), 0x1000), [])
+
+    def test_packet_size_cut_short_is_a_problem(self):
+        problems = kgdb.check_packet_size(self.memory(b"ab" * 8), 0x1000)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("not an error reply", problems[0])
+
+    def rounds(self, stop, pc):
+        def answer(body):
+            if body == b"c":
+                return stop
+            if body == b"p8":
+                return pc.to_bytes(4, "little").hex().encode()
+            return b"OK" if body[:1] in b"Zz" else b"T05thread:1;"
+        return kgdb.Rsp(AnsweringStub(answer).ours)
+
+    def test_rounds_stopped_at_the_breakpoint(self):
+        kinds = {}
+        rsp = self.rounds(b"T05thread:3;", 0x1234)
+        self.assertEqual(kgdb.check_rounds(rsp, (0x1234,), FakeArch, kinds, 5), [])
+        self.assertEqual(kinds, {b"T05": 5})
+
+    def test_rounds_break_blamed_for_a_breakpoint(self):
+        rsp = self.rounds(b"T02thread:3;", 0x1234)
+        problems = kgdb.check_rounds(rsp, (0x1234,), FakeArch, {}, 5)
+        self.assertEqual(problems, ["round 0: a T02 stop with the pc at the breakpoint"])
+
+
 SESSION = [("bt", r"#1 .* in caller"), ("mx-ps", r"kunit"), ("delete", None)]
 
 
