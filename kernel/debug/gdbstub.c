@@ -113,7 +113,7 @@ static char *get_packet(void)
 	}
 }
 
-/* Sent again until gdb acknowledges it with '+'; a break meanwhile is dropped. */
+/* Sent again until gdb acknowledges it with '+' (a break meanwhile: dropped). */
 static void put_packet(const char *body)
 {
 	int c;

@@ -17,6 +17,12 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
      'D' detaches and the run goes on to its end, whose KTAP result
      arrives on the console and is judged like any other.
 Then a second boot halted under QEMU's own stub runs the helpers there.
+Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
+(kgdbwait test=kgdb.*), all with the raw client: reads of PacketSize/2
+bytes and one more (an error reply), a breakpoint on udelay, one on
+ktime_get_ns (the stub re-enters and recovers), ROUNDS rounds of
+breakpoint, continue and break sent at once (one stop each, the right
+signal), and a break while CPU 0 spins with interrupts off.
 """
 
 import os
@@ -143,14 +149,9 @@ def check_line(rsp):
     return problems
 
 
-def check_break(rsp, running):
-    """Where gdb left the kernel: 'c', and once running() saw it run on,
-    a break (0x03) stops it (T02); 'D' lets it run to the end of its tests.
-
-    gdb disconnects rather than detaches: the kernel stays stopped at
-    mutex_unlock with most of its tests still to run, so the break finds
-    it running, however slowly this host got here.
-    """
+def break_in(rsp, running):
+    """'c', and once running() returns, a break (0x03): the problems, none
+    when the break stopped the kernel (T02)."""
     rsp.send_raw(frame(b"c"))
     if rsp.ack() != b"+":
         return ["'c' (continue) was refused"]
@@ -162,6 +163,20 @@ def check_break(rsp, running):
         return [f"the break (0x03) did not stop the running kernel ({e})"]
     if not reply.startswith(b"T02"):
         return [f"after a break (0x03), the stop reply was {reply!r}, not T02"]
+    return []
+
+
+def check_break(rsp, running):
+    """Where gdb left the kernel: 'c', and once running() saw it run on,
+    a break (0x03) stops it (T02); 'D' lets it run to the end of its tests.
+
+    gdb disconnects rather than detaches: the kernel stays stopped at
+    mutex_unlock with most of its tests still to run, so the break finds
+    it running, however slowly this host got here.
+    """
+    problems = break_in(rsp, running)
+    if problems:
+        return problems
     reply = rsp.request(b"D")
     if reply != b"OK":
         return [f"'D' (detach) got {reply!r}, not OK"]
@@ -507,18 +522,9 @@ def check_irqs_off(rsp, addr, console):
     stub): a break still stops the kernel (T02, another CPU's tick took
     it), the spinning thread is listed, on CPU 0; then it is let go, gdb
     detaches, and the test passes."""
-    problems = set_int(rsp, addr, 1)
-    rsp.send_raw(frame(b"c"))
-    if problems or rsp.ack() != b"+":
-        return problems or ["'c' was refused"]
-    console(SPINNING)
-    rsp.send_raw(b"\x03")
-    try:
-        reply = rsp.packet()
-    except (RspError, OSError) as e:
-        return [f"a break with CPU 0 spinning, interrupts off, stopped nothing ({e})"]
-    if not reply.startswith(b"T02"):
-        return [f"a break with CPU 0 spinning, interrupts off: {reply!r}, not T02"]
+    problems = set_int(rsp, addr, 1) or break_in(rsp, lambda: console(SPINNING))
+    if problems:
+        return [f"CPU 0 spinning with interrupts off: {p}" for p in problems]
     infos = thread_infos(rsp)
     if not any(re.match(r"kgdb-spin R on CPU 0\b", i) for i in infos):
         problems.append(f"CPU 0's spinning thread is not listed on CPU 0: {infos}")

@@ -66,13 +66,13 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         for needed in filter(None, (image, firmware)):
             if not os.path.isfile(needed):
                 return Result.not_started(title, path, f"kernel image {needed} not found")
-        if spec.gdb:
-            return kgdb.run(title, root, arch, folder, accel, spec.timeout, log)
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
                          reboot=bool(spec.script), firmware=firmware)
         argv = qemu.command(arch, boot, accel)
         started = time.monotonic()
-        if spec.script:
+        if spec.gdb:
+            result = kgdb.run(title, root, arch, folder, accel, spec.timeout, log)
+        elif spec.script:
             result = console.run(title, argv, arch, spec.script, spec.cpus,
                                  spec.timeout, log)
         else:
