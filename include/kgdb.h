@@ -26,8 +26,6 @@ struct task_struct;
 bool kgdb_parse_option(const char *opt);
 /* At boot, once every CPU is up: open the port, wait if kgdbwait. */
 void kgdb_init(void);
-/* Whether the command line woke the stub. */
-bool kgdb_listening(void);
 /* From every CPU's tick: a break (0x03) from gdb stops the kernel. */
 void kgdb_poll_break(void);
 /* After a BUG:/WARNING: report and in panic(), with kgdb.on_bug=1. */

@@ -69,11 +69,6 @@ bool kgdb_parse_option(const char *opt)
 	return true;
 }
 
-bool kgdb_listening(void)
-{
-	return kgdb_enabled;
-}
-
 void kgdb_init(void)
 {
 	if (!kgdb_enabled)

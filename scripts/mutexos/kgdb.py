@@ -518,17 +518,17 @@ def thread_infos(rsp):
 
 
 def check_irqs_off(rsp, addr, console):
-    """CPU 0 spins with interrupts off (kgdb_test.c, started through the
-    stub): a break still stops the kernel (T02, another CPU's tick took
+    """CPU 0 spins with interrupts off (kgdb_test.c: kgdb_test_spin at
+    addr, 1 when the checks began, 2 to spin, 3 to stop): a break still stops the kernel (T02, another CPU's tick took
     it), the spinning thread is listed, on CPU 0; then it is let go, gdb
     detaches, and the test passes."""
-    problems = set_int(rsp, addr, 1) or break_in(rsp, lambda: console(SPINNING))
+    problems = set_int(rsp, addr, 2) or break_in(rsp, lambda: console(SPINNING))
     if problems:
         return [f"CPU 0 spinning with interrupts off: {p}" for p in problems]
     infos = thread_infos(rsp)
     if not any(re.match(r"kgdb-spin R on CPU 0\b", i) for i in infos):
         problems.append(f"CPU 0's spinning thread is not listed on CPU 0: {infos}")
-    problems += set_int(rsp, addr, 2)
+    problems += set_int(rsp, addr, 3)
     if rsp.request(b"D") != b"OK":
         problems.append("'D' after the spin: not OK")
     console(SPIN_ENDED)
@@ -548,6 +548,8 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
     with connect(port, proc) as sock:
         rsp = Rsp(sock)
         rsp.request(b"?", resend=3)
+        # Before its tests start: the kernel's case waits for the checks.
+        problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
