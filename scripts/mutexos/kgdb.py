@@ -368,7 +368,7 @@ PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
 STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
-                  "kgdb_test_spin")
+                  "kgdb_test_spin", "kgdb_handle_trap")
 SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
 SPIN_ENDED = b"ok 1 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
@@ -438,6 +438,15 @@ def check_udelay(rsp, addr, arch, console_has):
             return [f"with a breakpoint on udelay, {body!r} got an empty reply"]
     if console_has(b"re-entered via breakpoint at udelay"):
         return ["the stub ran into the breakpoint on udelay while gdb talked"]
+    return []
+
+
+def check_no_breakpoint(rsp, addr, arch):
+    """A breakpoint where the stub runs before it can tell a re-entry (the
+    trap path) is refused: the kernel would trap there for ever."""
+    reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
+    if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+        return [f"Z0 in kgdb_handle_trap: {reply!r}, not an error reply"]
     return []
 
 
@@ -551,6 +560,7 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
         # Before its tests start: the kernel's case waits for the checks.
         problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
+        problems += check_no_breakpoint(rsp, addrs["kgdb_handle_trap"], arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
         problems += check_reentry(rsp, addrs["ktime_get_ns"], arch, lambda line:
