@@ -45,6 +45,7 @@ static int kgdb_parked;		/* CPUs parked, their registers recorded */
 static int kgdb_in_park;	/* CPUs in kgdb_park_cpu(): the release waits */
 static bool kgdb_all_parked;	/* every other online CPU stopped */
 static bool kgdb_stepping;	/* the owner steps: it stays owner */
+static bool kgdb_in_stop;	/* the owner stops the kernel, not polls */
 
 struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
@@ -101,6 +102,8 @@ static void drop_owner(void)
  * port, as owner, so that a byte never goes to two readers and the stop
  * it starts is its own: no other stop can take the break for its cause.
  * Any CPU will do: one spinning with interrupts off must not keep gdb out.
+ * The port's code may hold a breakpoint of gdb's: it stops the kernel
+ * like any other, and when that stop is over, somebody else may own it.
  */
 void kgdb_poll_break(void)
 {
@@ -111,6 +114,8 @@ void kgdb_poll_break(void)
 	    !take_owner(cpu, &was))
 		return;
 	c = arch_kgdb_io_getc();
+	if (READ_ONCE(kgdb_owner) != (int)cpu && !take_owner(cpu, &was))
+		return;
 	if (c != 0x03 && c != '$') {
 		drop_owner();
 		return;
@@ -214,6 +219,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	enum gdb_resume how;
 
 	kgdb_cpus[cpu].break_char = 0;
+	kgdb_in_stop = true;
 	if (kgdb_stepping)
 		arch_kgdb_end_step(regs);
 	else
@@ -233,6 +239,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 		kgdb_free_removed_breakpoints();
 	kgdb_activate_breakpoints();
 	release_other_cpus();
+	kgdb_in_stop = false;
 	drop_owner();
 }
 
@@ -256,7 +263,8 @@ static void __kgdb_nobreak kgdb_reentered(struct pt_regs *regs)
  * The breakpoint and step traps end here. A CPU that traps while another
  * owns the stub parks like the others; its breakpoint traps again when it
  * resumes, if gdb left it planted. The owner itself traps here at the end
- * of its step, after taking a break from the port, or by re-entry.
+ * of its step, while it polls the port (a break it took, or a breakpoint
+ * in the port's code), or by re-entry.
  */
 bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
 {
@@ -269,7 +277,7 @@ bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
 		kgdb_stop(cpu, regs, signo);
 	} else if (owner != (int)cpu) {
 		kgdb_park_cpu(regs);
-	} else if (kgdb_stepping || kgdb_cpus[cpu].break_char) {
+	} else if (kgdb_stepping || !kgdb_in_stop) {
 		kgdb_stop(cpu, regs, signo);
 	} else {
 		kgdb_reentered(regs);

@@ -368,7 +368,7 @@ PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
 STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
-                  "kgdb_test_spin", "kgdb_handle_trap")
+                  "kgdb_test_spin", "kgdb_handle_trap", "arch_kgdb_io_getc")
 SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
 SPIN_ENDED = b"ok 1 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
@@ -447,6 +447,22 @@ def check_no_breakpoint(rsp, addr, arch):
     reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
     if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
         return [f"Z0 in kgdb_handle_trap: {reply!r}, not an error reply"]
+    return []
+
+
+def check_port_breakpoint(rsp, addr, arch, console_has):
+    """A breakpoint on the stub's port code, which every tick's poll runs
+    while the kernel runs: 'c' and a break sent at once stop at it (T05,
+    the pc there), no re-entry, before the poll could read the break."""
+    if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
+        return ["Z0 at arch_kgdb_io_getc was refused"]
+    reply = stop_after(rsp, b"c", b"\x03")
+    if not reply.startswith(b"T05") or stopped_pc(rsp, arch) != addr:
+        return [f"with a breakpoint on arch_kgdb_io_getc: {reply!r}, not T05 there"]
+    if console_has(b"re-entered via breakpoint at arch_kgdb_io_getc"):
+        return ["the poll of the port took the breakpoint on it for a re-entry"]
+    if rsp.request(breakpoint_packet(b"z", addr, arch)) != b"OK":
+        return ["z0 at arch_kgdb_io_getc was refused"]
     return []
 
 
@@ -563,6 +579,8 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
         problems += check_no_breakpoint(rsp, addrs["kgdb_handle_trap"], arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
+        problems += check_port_breakpoint(rsp, addrs["arch_kgdb_io_getc"], arch,
+                                          lambda line: line in read_file(console_path))
         problems += check_reentry(rsp, addrs["ktime_get_ns"], arch, lambda line:
                                   wait_for_line(console_path, line, proc))
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
