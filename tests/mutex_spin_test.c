@@ -194,9 +194,98 @@ static void waiter_cannot_starve(struct kunit *test)
 	KUNIT_EXPECT_LT(test, atomic_read(&s.unlocks), STORM_MAX_UNLOCKS);
 }
 
+/* ------------------------------------------------------ lost wakeups */
+
+#define DIRTY_BYTES	1024	/* well past the lock calls' frames */
+
+/*
+ * Leaves a pattern in the stack below its caller, where the frames of
+ * the caller's next call will be: a field of those frames that is read
+ * before it is set then reads the pattern, never a lucky 0.
+ */
+static noinline void dirty_stack(void)
+{
+	unsigned char junk[DIRTY_BYTES];
+
+	memset(junk, 0xa5, sizeof(junk));
+	/* The stores are the point: keep gcc from dropping them. */
+	asm volatile("" : : "r" (junk) : "memory");
+}
+
+struct lost_round {
+	struct mutex m;
+	struct task_struct *waiter;
+	unsigned int losses;		/* wakeups the waiter lost so far */
+	unsigned int requested_at;	/* losses when it asked, 0: never */
+	bool waiter_slept;		/* it went back to sleep every time */
+};
+
+static int lost_waiter(void *arg)
+{
+	struct lost_round *r = arg;
+
+	dirty_stack();
+	mutex_lock(&r->m);
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/*
+ * On the waiter's CPU: each unlock wakes it, and with preemption off the
+ * relock takes the lock back before it runs, so it loses every time.
+ */
+static int lost_thief(void *arg)
+{
+	struct lost_round *r = arg;
+	unsigned int after = READ_ONCE(mutex_handoff_after);
+
+	mutex_lock(&r->m);
+	wake_up_process(r->waiter);
+	r->waiter_slept = wait_for_sleep(r->waiter, TASK_UNINTERRUPTIBLE, 30);
+	while (r->waiter_slept && !r->requested_at && r->losses < after) {
+		preempt_disable();
+		mutex_unlock(&r->m);
+		mutex_lock(&r->m);
+		preempt_enable();
+		r->losses++;
+		r->waiter_slept = wait_for_sleep(r->waiter,
+						 TASK_UNINTERRUPTIBLE, 30);
+		if (READ_ONCE(r->m.handoff) == r->waiter)
+			r->requested_at = r->losses;
+	}
+	/* Served by handoff if it asked, by the usual wakeup if not. */
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* A waiter asks for handoff after mutex_handoff_after losses, not before. */
+static void handoff_after_lost_wakeups(struct kunit *test)
+{
+	static struct lost_round r;
+	struct task_struct *thief;
+
+	if (!mutex_handoff_after)
+		kunit_skip(test, "handoff is off (mutex_handoff_after is 0)");
+	memset(&r, 0, sizeof(r));
+	mutex_init(&r.m);
+	r.waiter = kthread_create(lost_waiter, &r, "lostwait");
+	thief = kthread_create(lost_thief, &r, "lostthief");
+	KUNIT_ASSERT_NOT_NULL(test, r.waiter);
+	KUNIT_ASSERT_NOT_NULL(test, thief);
+	kthread_bind(r.waiter, 0);
+	kthread_bind(thief, 0);
+	wake_up_process(thief);
+	KUNIT_EXPECT_EQ(test, kthread_join(thief), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(r.waiter), 0);
+	KUNIT_EXPECT_TRUE(test, r.waiter_slept);
+	KUNIT_EXPECT_EQ(test, r.requested_at, mutex_handoff_after);
+	KUNIT_EXPECT_NULL(test, r.m.handoff);
+}
+
 static struct kunit_case mutex_spin_cases[] = {
 	KUNIT_CASE(spins_on_running_owner),
 	KUNIT_CASE(waiter_cannot_starve),
+	KUNIT_CASE(handoff_after_lost_wakeups),
 	{}
 };
 

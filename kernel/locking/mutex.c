@@ -48,7 +48,6 @@ void __mutex_init(struct mutex *lock, const char *name, const char *key)
 static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			 bool requeue)
 {
-	waiter->ti = current_thread_info();
 	/*
 	 * First-time waiters line up at the tail (FIFO). A waiter that was
 	 * woken and lost the race goes back to the head (LIFO): it has
@@ -82,7 +81,12 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 				      unsigned long ip)
 {
 	struct task_struct *task = current;
-	struct mutex_waiter waiter;
+	/*
+	 * The rest zeroed: the waiter is on our stack, and a field that
+	 * counts over the passes (the spin build's lost) must not start from
+	 * what an earlier call left there.
+	 */
+	struct mutex_waiter waiter = { .ti = current_thread_info() };
 	bool requeue = false;
 
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
