@@ -215,9 +215,14 @@ static noinline void dirty_stack(void)
 struct lost_round {
 	struct mutex m;
 	struct task_struct *waiter;
+	bool interruptible;		/* it waits in mutex_lock_interruptible */
+	bool signal_after_handoff;	/* the signal comes after the unlock */
 	unsigned int losses;		/* wakeups the waiter lost so far */
 	unsigned int requested_at;	/* losses when it asked, 0: never */
 	bool waiter_slept;		/* it went back to sleep every time */
+	bool request_withdrawn;		/* no request left once it gave up */
+	int ret;			/* what its lock call returned */
+	bool owned;			/* it held the lock after that */
 };
 
 static int lost_waiter(void *arg)
@@ -225,67 +230,144 @@ static int lost_waiter(void *arg)
 	struct lost_round *r = arg;
 
 	dirty_stack();
-	mutex_lock(&r->m);
-	mutex_unlock(&r->m);
+	if (r->interruptible)
+		r->ret = mutex_lock_interruptible(&r->m);
+	else
+		mutex_lock(&r->m);
+	if (!r->ret) {
+		r->owned = READ_ONCE(r->m.owner) == current;
+		mutex_unlock(&r->m);
+	}
 	return 0;
 }
 
 /*
- * On the waiter's CPU: each unlock wakes it, and with preemption off the
- * relock takes the lock back before it runs, so it loses every time.
+ * Holding the lock, on the waiter's CPU: each unlock wakes it, and with
+ * preemption off the relock takes the lock back before it runs, so it
+ * loses every time, until it asks for handoff.
  */
-static int lost_thief(void *arg)
+static void make_waiter_lose(struct lost_round *r)
 {
-	struct lost_round *r = arg;
+	long state = r->interruptible ? TASK_INTERRUPTIBLE :
+					TASK_UNINTERRUPTIBLE;
 	unsigned int after = READ_ONCE(mutex_handoff_after);
 
-	mutex_lock(&r->m);
-	wake_up_process(r->waiter);
-	r->waiter_slept = wait_for_sleep(r->waiter, TASK_UNINTERRUPTIBLE, 30);
+	r->waiter_slept = wait_for_sleep(r->waiter, state, 30);
 	while (r->waiter_slept && !r->requested_at && r->losses < after) {
 		preempt_disable();
 		mutex_unlock(&r->m);
 		mutex_lock(&r->m);
 		preempt_enable();
 		r->losses++;
-		r->waiter_slept = wait_for_sleep(r->waiter,
-						 TASK_UNINTERRUPTIBLE, 30);
+		r->waiter_slept = wait_for_sleep(r->waiter, state, 30);
 		if (READ_ONCE(r->m.handoff) == r->waiter)
 			r->requested_at = r->losses;
 	}
+}
+
+static int lost_thief(void *arg)
+{
+	struct lost_round *r = arg;
+
+	mutex_lock(&r->m);
+	wake_up_process(r->waiter);
+	make_waiter_lose(r);
 	/* Served by handoff if it asked, by the usual wakeup if not. */
 	mutex_unlock(&r->m);
 	return 0;
+}
+
+/* Then a signal, before or after the unlock that serves the request. */
+static int signal_thief(void *arg)
+{
+	struct lost_round *r = arg;
+
+	mutex_lock(&r->m);
+	wake_up_process(r->waiter);
+	make_waiter_lose(r);
+	if (r->signal_after_handoff) {
+		/* Both before the waiter runs: it must take the lock. */
+		preempt_disable();
+		mutex_unlock(&r->m);
+		send_sig(SIGINT, r->waiter, 0);
+		preempt_enable();
+		return 0;
+	}
+	/* It leaves with -EINTR; our unlock must not serve it then. */
+	send_sig(SIGINT, r->waiter, 0);
+	wait_for_completion(&r->waiter->exited);
+	r->request_withdrawn = !READ_ONCE(r->m.handoff);
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* The waiter and thief of r on CPU 0, to their end. */
+static void lost_round(struct kunit *test, struct lost_round *r,
+		       int (*thief_fn)(void *))
+{
+	struct task_struct *thief;
+
+	mutex_init(&r->m);
+	r->waiter = kthread_create(lost_waiter, r, "lostwait");
+	thief = kthread_create(thief_fn, r, "lostthief");
+	KUNIT_ASSERT_NOT_NULL(test, r->waiter);
+	KUNIT_ASSERT_NOT_NULL(test, thief);
+	kthread_bind(r->waiter, 0);
+	kthread_bind(thief, 0);
+	wake_up_process(thief);
+	KUNIT_EXPECT_EQ(test, kthread_join(thief), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(r->waiter), 0);
+	KUNIT_EXPECT_TRUE(test, r->waiter_slept);
+	KUNIT_EXPECT_EQ(test, r->requested_at, mutex_handoff_after);
+	/* Whoever had it, the lock is free and nobody is owed it. */
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&r->m));
+	KUNIT_EXPECT_NULL(test, r->m.handoff);
+	KUNIT_EXPECT_NULL(test, r->m.owner);
 }
 
 /* A waiter asks for handoff after mutex_handoff_after losses, not before. */
 static void handoff_after_lost_wakeups(struct kunit *test)
 {
 	static struct lost_round r;
-	struct task_struct *thief;
 
 	if (!mutex_handoff_after)
 		kunit_skip(test, "handoff is off (mutex_handoff_after is 0)");
 	memset(&r, 0, sizeof(r));
-	mutex_init(&r.m);
-	r.waiter = kthread_create(lost_waiter, &r, "lostwait");
-	thief = kthread_create(lost_thief, &r, "lostthief");
-	KUNIT_ASSERT_NOT_NULL(test, r.waiter);
-	KUNIT_ASSERT_NOT_NULL(test, thief);
-	kthread_bind(r.waiter, 0);
-	kthread_bind(thief, 0);
-	wake_up_process(thief);
-	KUNIT_EXPECT_EQ(test, kthread_join(thief), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(r.waiter), 0);
-	KUNIT_EXPECT_TRUE(test, r.waiter_slept);
-	KUNIT_EXPECT_EQ(test, r.requested_at, mutex_handoff_after);
-	KUNIT_EXPECT_NULL(test, r.m.handoff);
+	lost_round(test, &r, lost_thief);
+	KUNIT_EXPECT_TRUE(test, r.owned);
+}
+
+/*
+ * A signal while the waiter's request is pending: it leaves with -EINTR
+ * and withdraws the request. A signal after the unlock handed it the
+ * lock: the lock is its own, it returns 0 holding it.
+ */
+static void signal_while_handoff_pending(struct kunit *test)
+{
+	static struct lost_round r;
+
+	if (!mutex_handoff_after)
+		kunit_skip(test, "handoff is off (mutex_handoff_after is 0)");
+	memset(&r, 0, sizeof(r));
+	r.interruptible = true;
+	lost_round(test, &r, signal_thief);
+	KUNIT_EXPECT_EQ(test, r.ret, -EINTR);
+	KUNIT_EXPECT_FALSE(test, r.owned);
+	KUNIT_EXPECT_TRUE(test, r.request_withdrawn);
+
+	memset(&r, 0, sizeof(r));
+	r.interruptible = true;
+	r.signal_after_handoff = true;
+	lost_round(test, &r, signal_thief);
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_TRUE(test, r.owned);
 }
 
 static struct kunit_case mutex_spin_cases[] = {
 	KUNIT_CASE(spins_on_running_owner),
 	KUNIT_CASE(waiter_cannot_starve),
 	KUNIT_CASE(handoff_after_lost_wakeups),
+	KUNIT_CASE(signal_while_handoff_pending),
 	{}
 };
 
