@@ -33,10 +33,12 @@ static inline bool osq_is_locked(struct optimistic_spin_queue *q)
 }
 
 /*
- * Both with preemption disabled. osq_lock() returns once the caller is
- * first in line; osq_unlock() lets the next one in.
+ * Both with preemption disabled. osq_lock() returns true once the caller
+ * is first in line, or false when its CPU had something else to run
+ * (need_resched()) first: it has then left the queue, and must not call
+ * osq_unlock(), which lets the next one in.
  */
-void osq_lock(struct optimistic_spin_queue *q);
+bool osq_lock(struct optimistic_spin_queue *q);
 void osq_unlock(struct optimistic_spin_queue *q);
 
 #endif

@@ -363,11 +363,157 @@ static void signal_while_handoff_pending(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r.owned);
 }
 
+/* ------------------------------------------------ leaving the spin queue */
+
+struct leave_round {
+	struct optimistic_spin_queue q;
+	volatile int head_in;	/* the first is in line, first */
+	volatile int second;	/* 1: the second left, 2: it got its turn */
+	bool head_got_in;
+	bool second_left_first;	/* it left while the first still held on */
+};
+
+/* First in line on CPU 0, holding on until the one behind it is gone. */
+static int osq_first(void *arg)
+{
+	struct leave_round *r = arg;
+	unsigned long end;
+
+	preempt_disable();
+	r->head_got_in = osq_lock(&r->q);
+	r->head_in = 1;
+	/* CPU 1's node is the tail: the second is queued behind us. */
+	while (atomic_read(&r->q.tail) != 2 && !READ_ONCE(r->second))
+		cpu_relax();
+	resched_cpu(1);
+	/* A generous limit: only a spinner that never leaves reaches it. */
+	end = jiffies + 30 * HZ;
+	while (!READ_ONCE(r->second) && time_before(jiffies, end))
+		cpu_relax();
+	r->second_left_first = READ_ONCE(r->second) == 1;
+	osq_unlock(&r->q);
+	preempt_enable();
+	return 0;
+}
+
+static int osq_second(void *arg)
+{
+	struct leave_round *r = arg;
+	bool got_in;
+
+	while (!READ_ONCE(r->head_in))
+		cpu_relax();
+	preempt_disable();
+	got_in = osq_lock(&r->q);
+	WRITE_ONCE(r->second, got_in ? 2 : 1);
+	if (got_in)
+		osq_unlock(&r->q);
+	preempt_enable();
+	return 0;
+}
+
+/*
+ * A queued spinner whose CPU has something to run leaves the queue at
+ * once, not when the ones ahead of it are done; the queue ends empty.
+ */
+static void queued_spinner_leaves_on_resched(struct kunit *test)
+{
+	static struct leave_round r;
+	struct task_struct *first, *second;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a queue of two needs a second CPU");
+	memset(&r, 0, sizeof(r));
+	osq_lock_init(&r.q);
+	first = kthread_create(osq_first, &r, "osqfirst");
+	second = kthread_create(osq_second, &r, "osqsecond");
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	kthread_bind(first, 0);
+	kthread_bind(second, 1);
+	wake_up_process(first);
+	wake_up_process(second);
+	KUNIT_EXPECT_EQ(test, kthread_join(first), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(second), 0);
+	KUNIT_EXPECT_TRUE(test, r.head_got_in);
+	KUNIT_EXPECT_TRUE(test, r.second_left_first);
+	KUNIT_EXPECT_FALSE(test, osq_is_locked(&r.q));
+}
+
+#define OSQ_ROUNDS	3000
+#define OSQ_HOLD	50	/* cpu_relax()es in line: others queue up */
+#define OSQ_LEAVE_EVERY	3	/* tries that leave if they have to wait */
+
+struct osq_stress {
+	struct optimistic_spin_queue q;
+	atomic_t inside;	/* first in line now: never more than one */
+	atomic_t overlaps, turns, leaves;
+};
+
+static int osq_stress_fn(void *arg)
+{
+	struct osq_stress *s = *(struct osq_stress **)arg;
+
+	for (unsigned int i = 0; i < OSQ_ROUNDS * stress_factor; i++) {
+		preempt_disable();
+		if (i % OSQ_LEAVE_EVERY == 0)
+			set_ti_thread_flag(current_thread_info(),
+					   TIF_NEED_RESCHED);
+		if (!osq_lock(&s->q)) {
+			atomic_inc(&s->leaves);
+			preempt_enable();
+			continue;
+		}
+		if (atomic_inc_return(&s->inside) != 1)
+			atomic_inc(&s->overlaps);
+		for (int j = 0; j < OSQ_HOLD; j++)
+			cpu_relax();
+		atomic_dec(&s->inside);
+		atomic_inc(&s->turns);
+		osq_unlock(&s->q);
+		preempt_enable();
+	}
+	return 0;
+}
+
+/*
+ * Arrivals, turns and leavers from the middle, on every CPU at once: one
+ * first in line at a time, every try ends (a lost node would strand the
+ * ones behind it), and the queue ends empty.
+ */
+static void spin_queue_stress(struct kunit *test)
+{
+	static struct osq_stress s;
+	struct osq_stress *args[MAX_WORKERS];
+	struct workers w;
+	int n = num_online_cpus();
+
+	if (n < 2)
+		kunit_skip(test, "a queue needs a second CPU");
+	memset(&s, 0, sizeof(s));
+	osq_lock_init(&s.q);
+	for (int i = 0; i < n; i++)
+		args[i] = &s;
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, osq_stress_fn, args,
+					    sizeof(args[0]), true, "osq"), n);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.overlaps), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.turns) + atomic_read(&s.leaves),
+			(int)(n * OSQ_ROUNDS * stress_factor));
+	/* Some did leave from the middle: the path was taken. */
+	KUNIT_EXPECT_GT(test, atomic_read(&s.leaves), 0);
+	KUNIT_EXPECT_FALSE(test, osq_is_locked(&s.q));
+	kunit_info(test, "%d turns, %d left the queue", atomic_read(&s.turns),
+		   atomic_read(&s.leaves));
+}
+
 static struct kunit_case mutex_spin_cases[] = {
 	KUNIT_CASE(spins_on_running_owner),
 	KUNIT_CASE(waiter_cannot_starve),
 	KUNIT_CASE(handoff_after_lost_wakeups),
 	KUNIT_CASE(signal_while_handoff_pending),
+	KUNIT_CASE(queued_spinner_leaves_on_resched),
+	KUNIT_CASE(spin_queue_stress),
 	{}
 };
 

@@ -68,7 +68,11 @@ bool mutex_optimistic_spin(struct mutex *lock)
 		return false;
 	/* Our CPU's queue node and the owner's on_cpu need us to stay here. */
 	preempt_disable();
-	osq_lock(&lock->osq);
+	if (!osq_lock(&lock->osq)) {
+		/* Left the queue: our CPU has something else to run. */
+		preempt_enable();
+		return false;
+	}
 	for (;;) {
 		struct task_struct *owner = READ_ONCE(lock->owner);
 
