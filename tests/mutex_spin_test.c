@@ -367,13 +367,19 @@ static void signal_while_handoff_pending(struct kunit *test)
 
 struct leave_round {
 	struct optimistic_spin_queue q;
+	bool stopped;		/* the first stands for a stopped CPU */
 	volatile int head_in;	/* the first is in line, first */
 	volatile int second;	/* 1: the second left, 2: it got its turn */
 	bool head_got_in;
 	bool second_left_first;	/* it left while the first still held on */
+	bool second_resched;	/* its CPU had need_resched() set then */
 };
 
-/* First in line on CPU 0, holding on until the one behind it is gone. */
+/*
+ * First in line on CPU 0, holding on until the one behind it is gone:
+ * running, it shows it (osq_cpu_relax()) and has CPU 1 rescheduled once
+ * the second is queued; stopped, it does neither.
+ */
 static int osq_first(void *arg)
 {
 	struct leave_round *r = arg;
@@ -384,12 +390,13 @@ static int osq_first(void *arg)
 	r->head_in = 1;
 	/* CPU 1's node is the tail: the second is queued behind us. */
 	while (atomic_read(&r->q.tail) != 2 && !READ_ONCE(r->second))
-		cpu_relax();
-	resched_cpu(1);
+		r->stopped ? cpu_relax() : osq_cpu_relax();
+	if (!r->stopped)
+		resched_cpu(1);
 	/* A generous limit: only a spinner that never leaves reaches it. */
 	end = jiffies + 30 * HZ;
 	while (!READ_ONCE(r->second) && time_before(jiffies, end))
-		cpu_relax();
+		r->stopped ? cpu_relax() : osq_cpu_relax();
 	r->second_left_first = READ_ONCE(r->second) == 1;
 	osq_unlock(&r->q);
 	preempt_enable();
@@ -405,6 +412,7 @@ static int osq_second(void *arg)
 		cpu_relax();
 	preempt_disable();
 	got_in = osq_lock(&r->q);
+	r->second_resched = need_resched();
 	WRITE_ONCE(r->second, got_in ? 2 : 1);
 	if (got_in)
 		osq_unlock(&r->q);
@@ -412,21 +420,17 @@ static int osq_second(void *arg)
 	return 0;
 }
 
-/*
- * A queued spinner whose CPU has something to run leaves the queue at
- * once, not when the ones ahead of it are done; the queue ends empty.
- */
-static void queued_spinner_leaves_on_resched(struct kunit *test)
+/* One round, the first on CPU 0 and the second on CPU 1. */
+static void leave_round(struct kunit *test, struct leave_round *r,
+			bool stopped)
 {
-	static struct leave_round r;
 	struct task_struct *first, *second;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "a queue of two needs a second CPU");
-	memset(&r, 0, sizeof(r));
-	osq_lock_init(&r.q);
-	first = kthread_create(osq_first, &r, "osqfirst");
-	second = kthread_create(osq_second, &r, "osqsecond");
+	memset(r, 0, sizeof(*r));
+	osq_lock_init(&r->q);
+	r->stopped = stopped;
+	first = kthread_create(osq_first, r, "osqfirst");
+	second = kthread_create(osq_second, r, "osqsecond");
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	KUNIT_ASSERT_NOT_NULL(test, second);
 	kthread_bind(first, 0);
@@ -435,9 +439,48 @@ static void queued_spinner_leaves_on_resched(struct kunit *test)
 	wake_up_process(second);
 	KUNIT_EXPECT_EQ(test, kthread_join(first), 0);
 	KUNIT_EXPECT_EQ(test, kthread_join(second), 0);
-	KUNIT_EXPECT_TRUE(test, r.head_got_in);
-	KUNIT_EXPECT_TRUE(test, r.second_left_first);
-	KUNIT_EXPECT_FALSE(test, osq_is_locked(&r.q));
+	KUNIT_EXPECT_TRUE(test, r->head_got_in);
+	KUNIT_EXPECT_TRUE(test, r->second_left_first);
+	KUNIT_EXPECT_FALSE(test, osq_is_locked(&r->q));
+}
+
+/*
+ * A queued spinner whose CPU has something to run leaves the queue at
+ * once, not when the one ahead of it is done; the queue ends empty. An
+ * emulated CPU ahead may look stopped at any time (its vCPU waits for
+ * the host), so that is switched off here: need_resched() alone must do.
+ */
+static void queued_spinner_leaves_on_resched(struct kunit *test)
+{
+	static struct leave_round r;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a queue of two needs a second CPU");
+	osq_stall_spins = 0;
+	leave_round(test, &r, false);
+	osq_stall_spins = OSQ_STALL_SPINS;
+	KUNIT_EXPECT_TRUE(test, r.second_resched);
+}
+
+#define STOPPED_ROUNDS	5
+
+/*
+ * Behind a CPU that stopped spinning it leaves too, without waiting for
+ * its own need_resched(). A tick may set that first now and then, so
+ * one round in STOPPED_ROUNDS without it is the claim.
+ */
+static void queued_spinner_leaves_stopped_cpu(struct kunit *test)
+{
+	static struct leave_round r;
+	int without_resched = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a queue of two needs a second CPU");
+	for (int i = 0; i < STOPPED_ROUNDS; i++) {
+		leave_round(test, &r, true);
+		without_resched += !r.second_resched;
+	}
+	KUNIT_EXPECT_GE(test, without_resched, 1);
 }
 
 #define OSQ_ROUNDS	3000
@@ -467,7 +510,7 @@ static int osq_stress_fn(void *arg)
 		if (atomic_inc_return(&s->inside) != 1)
 			atomic_inc(&s->overlaps);
 		for (int j = 0; j < OSQ_HOLD; j++)
-			cpu_relax();
+			osq_cpu_relax();
 		atomic_dec(&s->inside);
 		atomic_inc(&s->turns);
 		osq_unlock(&s->q);
@@ -513,6 +556,7 @@ static struct kunit_case mutex_spin_cases[] = {
 	KUNIT_CASE(handoff_after_lost_wakeups),
 	KUNIT_CASE(signal_while_handoff_pending),
 	KUNIT_CASE(queued_spinner_leaves_on_resched),
+	KUNIT_CASE(queued_spinner_leaves_stopped_cpu),
 	KUNIT_CASE(spin_queue_stress),
 	{}
 };

@@ -43,7 +43,7 @@ static bool spin_on_owner(struct mutex *lock, struct task_struct *owner)
 	while (READ_ONCE(lock->owner) == owner) {
 		if (!READ_ONCE(owner->on_cpu) || need_resched())
 			return false;
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	return true;
 }
@@ -87,7 +87,7 @@ bool mutex_optimistic_spin(struct mutex *lock)
 		/* A waiter asked for the lock: leave it to the unlocker. */
 		if (need_resched() || READ_ONCE(lock->handoff))
 			break;
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	osq_unlock(&lock->osq);
 	preempt_enable();

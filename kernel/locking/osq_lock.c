@@ -7,11 +7,12 @@
  * either finds itself still the tail and empties the queue, or waits for
  * its successor to finish linking in and sets that one's flag.
  *
- * A queued spinner may also give up before its turn, when its CPU has
- * something else to run (need_resched()): waiting behind spinners that
- * may themselves be stalled (vCPUs the host preempted) is the worst place
- * for it to be with preemption off. It then unlinks itself from the
- * middle of the queue (osq_unqueue()), while others arrive and leave.
+ * A queued spinner may also give up before its turn: when its CPU has
+ * something else to run (need_resched()), or when the CPU ahead of it
+ * stopped (its vCPU preempted by the host, the usual case on a busy
+ * host): waiting behind it with preemption off is the worst place to be.
+ * It then unlinks itself from the middle of the queue (osq_unqueue()),
+ * while others arrive and leave.
  *
  * The links are CPU numbers + 1 (0: none), as the tail is, so that every
  * change of one is an atomic_t operation, each a full barrier.
@@ -25,13 +26,58 @@ struct osq_node {
 	atomic_t next;		/* who queued behind us, 0: nobody yet */
 	atomic_t prev;		/* who is ahead of us, while we wait */
 	int locked;		/* set by the predecessor: our turn */
+	unsigned int beat;	/* counts up while this CPU spins */
 } __attribute__((aligned(64)));	/* a cache line each: no false sharing */
+
+/*
+ * Our spins, each a cpu_relax(), without one beat of the CPU ahead of
+ * us, after which we take it for stopped (0: never). An interrupt on that
+ * CPU is far shorter; a vCPU the host preempted is gone for a time slice.
+ */
+unsigned int osq_stall_spins = OSQ_STALL_SPINS;
+
+/* The CPU ahead of us, and its beat when we last looked. */
+struct osq_watch {
+	int prev;
+	unsigned int beat;
+	unsigned int spins;
+};
 
 static struct osq_node osq_nodes[NR_CPUS];
 
 static struct osq_node *osq_node(int id)
 {
 	return &osq_nodes[id - 1];
+}
+
+void osq_cpu_relax(void)
+{
+	struct osq_node *node = &osq_nodes[smp_processor_id()];
+
+	WRITE_ONCE(node->beat, node->beat + 1);
+	cpu_relax();
+}
+
+/*
+ * Has the CPU ahead of us stopped spinning? Looked at every
+ * osq_stall_spins of our spins: a beat that has not moved since the last
+ * look, from the same predecessor, says so.
+ */
+static bool osq_prev_stopped(struct osq_node *node, struct osq_watch *w)
+{
+	unsigned int limit = READ_ONCE(osq_stall_spins);
+	int prev = atomic_read(&node->prev);
+	unsigned int beat;
+
+	if (!limit || ++w->spins < limit)
+		return false;
+	w->spins = 0;
+	beat = READ_ONCE(osq_node(prev)->beat);
+	if (prev == w->prev && beat == w->beat)
+		return true;
+	w->prev = prev;
+	w->beat = beat;
+	return false;
 }
 
 /*
@@ -58,7 +104,7 @@ static int osq_wait_next(struct optimistic_spin_queue *q, int me, int prev)
 			if (next)
 				return next;
 		}
-		cpu_relax();
+		osq_cpu_relax();
 	}
 }
 
@@ -94,7 +140,7 @@ static bool osq_unqueue(struct optimistic_spin_queue *q, int me)
 			smp_mb();
 			return true;
 		}
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	next = osq_wait_next(q, me, prev);
 	if (next) {
@@ -109,6 +155,7 @@ bool osq_lock(struct optimistic_spin_queue *q)
 {
 	int me = smp_processor_id() + 1;
 	struct osq_node *node = osq_node(me);
+	struct osq_watch watch = { 0 };
 	int prev;
 
 	atomic_set(&node->next, 0);
@@ -126,9 +173,9 @@ bool osq_lock(struct optimistic_spin_queue *q)
 	smp_wmb();
 	atomic_set(&osq_node(prev)->next, me);
 	while (!READ_ONCE(node->locked)) {
-		if (need_resched())
+		if (need_resched() || osq_prev_stopped(node, &watch))
 			return osq_unqueue(q, me);
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	/* What the predecessor did before letting us in is visible now. */
 	smp_mb();
