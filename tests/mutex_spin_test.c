@@ -491,6 +491,7 @@ struct osq_stress {
 	struct optimistic_spin_queue q;
 	atomic_t inside;	/* first in line now: never more than one */
 	atomic_t overlaps, turns, leaves;
+	volatile int done;	/* workers through all their tries */
 };
 
 static int osq_stress_fn(void *arg)
@@ -516,6 +517,7 @@ static int osq_stress_fn(void *arg)
 		osq_unlock(&s->q);
 		preempt_enable();
 	}
+	__atomic_fetch_add(&s->done, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -539,6 +541,8 @@ static void spin_queue_stress(struct kunit *test)
 		args[i] = &s;
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, osq_stress_fn, args,
 					    sizeof(args[0]), true, "osq"), n);
+	/* A node lost from the queue strands whoever waits behind it. */
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&s.done, n, 120));
 	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s.overlaps), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s.turns) + atomic_read(&s.leaves),
