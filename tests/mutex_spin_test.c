@@ -60,20 +60,10 @@ static int spin_contender(void *arg)
 /* One round, the two tasks on CPUs 0 and 1; returns true if it spun. */
 static bool spin_round(struct kunit *test, struct spin_round *r)
 {
-	struct task_struct *holder, *contender;
-
 	memset(r, 0, sizeof(*r));
 	mutex_init(&r->m);
-	holder = kthread_create(spin_holder, r, "spinhold");
-	contender = kthread_create(spin_contender, r, "spincont");
-	KUNIT_ASSERT_NOT_NULL(test, holder);
-	KUNIT_ASSERT_NOT_NULL(test, contender);
-	kthread_bind(holder, 0);
-	kthread_bind(contender, 1);
-	wake_up_process(holder);
-	wake_up_process(contender);
-	KUNIT_EXPECT_EQ(test, kthread_join(holder), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(contender), 0);
+	KUNIT_EXPECT_EQ(test, run_pair(spin_holder, spin_contender, r,
+				       "spin"), 0);
 	return r->seen_spinning && !r->slept;
 }
 
@@ -424,21 +414,10 @@ static int osq_second(void *arg)
 static void leave_round(struct kunit *test, struct leave_round *r,
 			bool stopped)
 {
-	struct task_struct *first, *second;
-
 	memset(r, 0, sizeof(*r));
 	osq_lock_init(&r->q);
 	r->stopped = stopped;
-	first = kthread_create(osq_first, r, "osqfirst");
-	second = kthread_create(osq_second, r, "osqsecond");
-	KUNIT_ASSERT_NOT_NULL(test, first);
-	KUNIT_ASSERT_NOT_NULL(test, second);
-	kthread_bind(first, 0);
-	kthread_bind(second, 1);
-	wake_up_process(first);
-	wake_up_process(second);
-	KUNIT_EXPECT_EQ(test, kthread_join(first), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(second), 0);
+	KUNIT_ASSERT_EQ(test, run_pair(osq_first, osq_second, r, "osq"), 0);
 	KUNIT_EXPECT_TRUE(test, r->head_got_in);
 	KUNIT_EXPECT_TRUE(test, r->second_left_first);
 	KUNIT_EXPECT_FALSE(test, osq_is_locked(&r->q));
