@@ -9,7 +9,8 @@
  * sooner than a sleep and a wakeup would take. So it spins, first in line
  * of the optimistic spin queue (include/osq_lock.h), until the lock is
  * free and it takes it, or the owner stops running, or its own CPU has
- * something better to do: then it sleeps as in 2006.
+ * something better to do: then it sleeps as in 2006. It sleeps too when
+ * it gives up its place in that queue (the CPU ahead of it stopped).
  *
  * Handoff: spinners and fastpath lockers are running, a woken waiter is
  * not yet: it loses the race for the free lock nearly every time and may
@@ -68,8 +69,8 @@ bool mutex_optimistic_spin(struct mutex *lock)
 		return false;
 	/* Our CPU's queue node and the owner's on_cpu need us to stay here. */
 	preempt_disable();
+	/* False: we left the queue (see osq_lock()), so sleep instead. */
 	if (!osq_lock(&lock->osq)) {
-		/* Left the queue: our CPU has something else to run. */
 		preempt_enable();
 		return false;
 	}
