@@ -48,6 +48,7 @@ void __mutex_init(struct mutex *lock, const char *name, const char *key)
 static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			 bool requeue)
 {
+	waiter->ti = current_thread_info();
 	/*
 	 * First-time waiters line up at the tail (FIFO). A waiter that was
 	 * woken and lost the race goes back to the head (LIFO): it has
@@ -81,17 +82,14 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 				      unsigned long ip)
 {
 	struct task_struct *task = current;
-	/*
-	 * The rest zeroed: the waiter is on our stack, and a field that
-	 * counts over the passes (the spin build's lost) must not start from
-	 * what an earlier call left there.
-	 */
-	struct mutex_waiter waiter = { .ti = current_thread_info() };
+	struct mutex_waiter waiter;
 	bool requeue = false;
 
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
 	if (mutex_optimistic_spin(lock))
 		return 0;
+	/* The waiter is on our stack: what it counts starts here, at 0. */
+	mutex_spin_init_waiter(&waiter);
 	debug_mutex_init_waiter(&waiter, state);
 	spin_lock(&lock->wait_lock);
 	for (;;) {
