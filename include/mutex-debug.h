@@ -27,6 +27,12 @@ void mutex_debug_show_held_locks(struct task_struct *task);
 const char *mutex_debug_blocked_on(struct task_struct *task);
 void mutex_debug_check_no_locks_held(struct task_struct *task);
 void mutex_debug_check_no_locks_freed(const void *from, unsigned long len);
+/*
+ * Around every change of task_list, inside task_list_lock: the show-all
+ * walk that could not get task_list_lock holds this lock instead.
+ */
+unsigned long mutex_debug_task_list_lock(void);
+void mutex_debug_task_list_unlock(unsigned long flags);
 
 /* The kinds of report; each has a fixed first line (mutex_bug_title). */
 enum mutex_bug {

@@ -78,6 +78,8 @@ struct mutex_waiter {
 #define mutex_debug_check_no_locks_held(task)	do { (void)(task); } while (0)
 #define mutex_debug_check_no_locks_freed(from, len) \
 	do { (void)(from); (void)(len); } while (0)
+#define mutex_debug_task_list_lock()		0UL
+#define mutex_debug_task_list_unlock(flags)	do { (void)(flags); } while (0)
 #endif
 
 #ifdef CONFIG_MUTEX_SPIN_ON_OWNER

@@ -33,10 +33,25 @@ static inline bool osq_is_locked(struct optimistic_spin_queue *q)
 }
 
 /*
- * Both with preemption disabled. osq_lock() returns once the caller is
- * first in line; osq_unlock() lets the next one in.
+ * Both with preemption disabled. osq_lock() returns true once the caller
+ * is first in line, or false when it left the queue first: its CPU had
+ * something else to run (need_resched()), or the CPU ahead of it stopped
+ * spinning. It must then not call osq_unlock(), which lets the next one
+ * in.
  */
-void osq_lock(struct optimistic_spin_queue *q);
+bool osq_lock(struct optimistic_spin_queue *q);
 void osq_unlock(struct optimistic_spin_queue *q);
+/*
+ * cpu_relax() for every spin loop of a queued or first-in-line spinner:
+ * it also shows the spinner behind that this CPU is still running.
+ */
+void osq_cpu_relax(void);
+
+/*
+ * Run-time switch: the spins without a sign of life from the CPU ahead
+ * after which a queued spinner leaves (0: never, only need_resched()).
+ */
+#define OSQ_STALL_SPINS		4096
+extern unsigned int osq_stall_spins;
 
 #endif

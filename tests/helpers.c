@@ -34,6 +34,21 @@ int workers_join(struct workers *w)
 	return bad;
 }
 
+int run_pair(int (*a)(void *), int (*b)(void *), void *arg,
+	     const char *name)
+{
+	struct task_struct *ta = kthread_create(a, arg, "%s/a", name);
+	struct task_struct *tb = kthread_create(b, arg, "%s/b", name);
+
+	if (!ta || !tb)
+		return -ENOMEM;
+	kthread_bind(ta, 0);
+	kthread_bind(tb, 1);
+	wake_up_process(ta);
+	wake_up_process(tb);
+	return (kthread_join(ta) != 0) + (kthread_join(tb) != 0);
+}
+
 bool wait_for_count(volatile int *flag, int want, unsigned int secs)
 {
 	unsigned long end = jiffies + secs * HZ;

@@ -35,6 +35,14 @@ int workers_start(struct workers *w, int n, int (*fn)(void *), void *args,
 int workers_join(struct workers *w);
 
 /*
+ * Runs a(arg) bound to CPU 0 and b(arg) bound to CPU 1, woken in that
+ * order, and reaps both: how many returned non-zero, or -ENOMEM when one
+ * could not be created (then neither runs).
+ */
+int run_pair(int (*a)(void *), int (*b)(void *), void *arg,
+	     const char *name);
+
+/*
  * Waits (sleeping) up to secs seconds for *flag to become at least want.
  * A generous limit: it only catches a real hang, never a slow emulator.
  */

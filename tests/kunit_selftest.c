@@ -201,6 +201,24 @@ static void hang(struct kunit *test)
 		msleep(1000);
 }
 
+/*
+ * Times out while it expects reports; the case after it must not start
+ * with reports still expected, or a real bug there would pass as
+ * provoked. The runner's check boots the two together.
+ */
+static void hang_expecting_reports(struct kunit *test)
+{
+	kunit_expect_reports(test);
+	hang(test);
+}
+
+static void nothing_expected_after(struct kunit *test)
+{
+	int expected = READ_ONCE(reports_expected);
+
+	KUNIT_EXPECT_EQ(test, expected, 0);
+}
+
 static void panic_in_case(struct kunit *test)
 {
 	panic("selftest panic");
@@ -211,6 +229,8 @@ static struct kunit_case selftest_fail_cases[] = {
 	KUNIT_CASE(assert_fail),
 	KUNIT_CASE(fault),
 	KUNIT_CASE_SLOW(hang, 3),
+	KUNIT_CASE_SLOW(hang_expecting_reports, 3),
+	KUNIT_CASE(nothing_expected_after),
 	{ .run_case = panic_in_case, .name = "panic" },
 	{}
 };

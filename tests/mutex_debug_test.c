@@ -11,6 +11,7 @@
 #include <mutex.h>
 #include <mm.h>
 #include <string.h>
+#include <printk.h>
 #include <timer.h>
 #include "helpers.h"
 
@@ -884,6 +885,82 @@ static void show_all_locks_with_task_list_held(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&current->held_locks));
 }
 
+#define REAPED		64
+
+struct reaping {
+	struct task_struct *task[REAPED];
+	unsigned long log_pos;	/* where the walk's output starts */
+	char first_line[32];	/* task[0]'s line in the walk */
+	volatile int holding;	/* the reaper holds task_list_lock */
+	bool fell_back;		/* the walk went on without task_list_lock */
+};
+
+static int exit_at_once(void *unused)
+{
+	return 0;
+}
+
+/*
+ * Holds task_list_lock until the walk gives up on it, then, once the
+ * walk has shown task[0], reaps the tasks from the last: each one the
+ * walk has still to reach.
+ */
+static int reap_during_walk(void *arg)
+{
+	struct reaping *r = arg;
+	unsigned long flags;
+
+	spin_lock_irqsave(&task_list_lock, flags);
+	r->holding = 1;
+	while (!printk_log_find(r->log_pos, "showing the tasks without it"))
+		cpu_relax();
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	r->fell_back = true;
+	while (!printk_log_find(r->log_pos, r->first_line))
+		cpu_relax();
+	for (int i = REAPED - 1; i >= 0; i--)
+		kthread_join(r->task[i]);
+	return 0;
+}
+
+/*
+ * The walk that could not get task_list_lock must not lose its footing
+ * when tasks are reaped meanwhile: none leaves the list under it, so it
+ * shows every one of them (and follows no poisoned link).
+ */
+static void show_all_locks_while_tasks_are_reaped(struct kunit *test)
+{
+	static struct reaping r;
+	struct task_struct *reaper;
+	char line[32];
+	int shown = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the reaper needs a CPU of its own");
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < REAPED; i++) {
+		r.task[i] = kthread_run(exit_at_once, NULL, "reaped/%d", i);
+		KUNIT_ASSERT_NOT_NULL(test, r.task[i]);
+	}
+	for (int i = 0; i < REAPED; i++)
+		wait_for_completion(&r.task[i]->exited);
+	snprintf(r.first_line, sizeof(r.first_line), " reaped/0/%d",
+		 r.task[0]->pid);
+	r.log_pos = printk_log_pos();
+	reaper = kthread_run(reap_during_walk, &r, "reaper");
+	KUNIT_ASSERT_NOT_NULL(test, reaper);
+	while (!r.holding)
+		cpu_relax();
+	mutex_debug_show_all_locks();
+	KUNIT_EXPECT_EQ(test, kthread_join(reaper), 0);
+	KUNIT_EXPECT_TRUE(test, r.fell_back);
+	for (int i = 0; i < REAPED; i++) {
+		snprintf(line, sizeof(line), " reaped/%d/", i);
+		shown += printk_log_find(r.log_pos, line);
+	}
+	KUNIT_EXPECT_EQ(test, shown, REAPED);
+}
+
 /* ---- the table ---- */
 
 static struct kunit_case mutex_debug_cases[];
@@ -937,6 +1014,7 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(long_chain_no_cycle),
 	KUNIT_CASE(show_all_locks_runs),
 	KUNIT_CASE_SLOW(show_all_locks_with_task_list_held, 60),
+	KUNIT_CASE_SLOW(show_all_locks_while_tasks_are_reaped, 60),
 	{}
 };
 

@@ -60,20 +60,10 @@ static int spin_contender(void *arg)
 /* One round, the two tasks on CPUs 0 and 1; returns true if it spun. */
 static bool spin_round(struct kunit *test, struct spin_round *r)
 {
-	struct task_struct *holder, *contender;
-
 	memset(r, 0, sizeof(*r));
 	mutex_init(&r->m);
-	holder = kthread_create(spin_holder, r, "spinhold");
-	contender = kthread_create(spin_contender, r, "spincont");
-	KUNIT_ASSERT_NOT_NULL(test, holder);
-	KUNIT_ASSERT_NOT_NULL(test, contender);
-	kthread_bind(holder, 0);
-	kthread_bind(contender, 1);
-	wake_up_process(holder);
-	wake_up_process(contender);
-	KUNIT_EXPECT_EQ(test, kthread_join(holder), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(contender), 0);
+	KUNIT_EXPECT_EQ(test, run_pair(spin_holder, spin_contender, r,
+				       "spin"), 0);
 	return r->seen_spinning && !r->slept;
 }
 
@@ -194,9 +184,363 @@ static void waiter_cannot_starve(struct kunit *test)
 	KUNIT_EXPECT_LT(test, atomic_read(&s.unlocks), STORM_MAX_UNLOCKS);
 }
 
+/* ------------------------------------------------------ lost wakeups */
+
+#define DIRTY_BYTES	1024	/* well past the lock calls' frames */
+
+/*
+ * Leaves a pattern in the stack below its caller, where the frames of
+ * the caller's next call will be: a field of those frames that is read
+ * before it is set then reads the pattern, never a lucky 0.
+ */
+static noinline void dirty_stack(void)
+{
+	unsigned char junk[DIRTY_BYTES];
+
+	memset(junk, 0xa5, sizeof(junk));
+	/* The stores are the point: keep gcc from dropping them. */
+	asm volatile("" : : "r" (junk) : "memory");
+}
+
+struct lost_round {
+	struct mutex m;
+	struct task_struct *waiter;
+	bool interruptible;		/* it waits in mutex_lock_interruptible */
+	bool signal_after_handoff;	/* the signal comes after the unlock */
+	unsigned int losses;		/* wakeups the waiter lost so far */
+	unsigned int requested_at;	/* losses when it asked, 0: never */
+	bool waiter_slept;		/* it went back to sleep every time */
+	bool request_withdrawn;		/* no request left once it gave up */
+	int ret;			/* what its lock call returned */
+	bool owned;			/* it held the lock after that */
+};
+
+static int lost_waiter(void *arg)
+{
+	struct lost_round *r = arg;
+
+	dirty_stack();
+	if (r->interruptible)
+		r->ret = mutex_lock_interruptible(&r->m);
+	else
+		mutex_lock(&r->m);
+	if (!r->ret) {
+		r->owned = READ_ONCE(r->m.owner) == current;
+		mutex_unlock(&r->m);
+	}
+	return 0;
+}
+
+/*
+ * Holding the lock, on the waiter's CPU: each unlock wakes it, and with
+ * preemption off the relock takes the lock back before it runs, so it
+ * loses every time, until it asks for handoff.
+ */
+static void make_waiter_lose(struct lost_round *r)
+{
+	long state = r->interruptible ? TASK_INTERRUPTIBLE :
+					TASK_UNINTERRUPTIBLE;
+	unsigned int after = READ_ONCE(mutex_handoff_after);
+
+	r->waiter_slept = wait_for_sleep(r->waiter, state, 30);
+	while (r->waiter_slept && !r->requested_at && r->losses < after) {
+		preempt_disable();
+		mutex_unlock(&r->m);
+		mutex_lock(&r->m);
+		preempt_enable();
+		r->losses++;
+		r->waiter_slept = wait_for_sleep(r->waiter, state, 30);
+		if (READ_ONCE(r->m.handoff) == r->waiter)
+			r->requested_at = r->losses;
+	}
+}
+
+static int lost_thief(void *arg)
+{
+	struct lost_round *r = arg;
+
+	mutex_lock(&r->m);
+	wake_up_process(r->waiter);
+	make_waiter_lose(r);
+	/* Served by handoff if it asked, by the usual wakeup if not. */
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* Then a signal, before or after the unlock that serves the request. */
+static int signal_thief(void *arg)
+{
+	struct lost_round *r = arg;
+
+	mutex_lock(&r->m);
+	wake_up_process(r->waiter);
+	make_waiter_lose(r);
+	if (r->signal_after_handoff) {
+		/* Both before the waiter runs: it must take the lock. */
+		preempt_disable();
+		mutex_unlock(&r->m);
+		send_sig(SIGINT, r->waiter, 0);
+		preempt_enable();
+		return 0;
+	}
+	/* It leaves with -EINTR; our unlock must not serve it then. */
+	send_sig(SIGINT, r->waiter, 0);
+	wait_for_completion(&r->waiter->exited);
+	r->request_withdrawn = !READ_ONCE(r->m.handoff);
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* The waiter and thief of r on CPU 0, to their end. */
+static void lost_round(struct kunit *test, struct lost_round *r,
+		       int (*thief_fn)(void *))
+{
+	struct task_struct *thief;
+
+	mutex_init(&r->m);
+	r->waiter = kthread_create(lost_waiter, r, "lostwait");
+	thief = kthread_create(thief_fn, r, "lostthief");
+	KUNIT_ASSERT_NOT_NULL(test, r->waiter);
+	KUNIT_ASSERT_NOT_NULL(test, thief);
+	kthread_bind(r->waiter, 0);
+	kthread_bind(thief, 0);
+	wake_up_process(thief);
+	KUNIT_EXPECT_EQ(test, kthread_join(thief), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(r->waiter), 0);
+	KUNIT_EXPECT_TRUE(test, r->waiter_slept);
+	KUNIT_EXPECT_EQ(test, r->requested_at, mutex_handoff_after);
+	/* Whoever had it, the lock is free and nobody is owed it. */
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&r->m));
+	KUNIT_EXPECT_NULL(test, r->m.handoff);
+	KUNIT_EXPECT_NULL(test, r->m.owner);
+}
+
+/* A waiter asks for handoff after mutex_handoff_after losses, not before. */
+static void handoff_after_lost_wakeups(struct kunit *test)
+{
+	static struct lost_round r;
+
+	if (!mutex_handoff_after)
+		kunit_skip(test, "handoff is off (mutex_handoff_after is 0)");
+	memset(&r, 0, sizeof(r));
+	lost_round(test, &r, lost_thief);
+	KUNIT_EXPECT_TRUE(test, r.owned);
+}
+
+/*
+ * A signal while the waiter's request is pending: it leaves with -EINTR
+ * and withdraws the request. A signal after the unlock handed it the
+ * lock: the lock is its own, it returns 0 holding it.
+ */
+static void signal_while_handoff_pending(struct kunit *test)
+{
+	static struct lost_round r;
+
+	if (!mutex_handoff_after)
+		kunit_skip(test, "handoff is off (mutex_handoff_after is 0)");
+	memset(&r, 0, sizeof(r));
+	r.interruptible = true;
+	lost_round(test, &r, signal_thief);
+	KUNIT_EXPECT_EQ(test, r.ret, -EINTR);
+	KUNIT_EXPECT_FALSE(test, r.owned);
+	KUNIT_EXPECT_TRUE(test, r.request_withdrawn);
+
+	memset(&r, 0, sizeof(r));
+	r.interruptible = true;
+	r.signal_after_handoff = true;
+	lost_round(test, &r, signal_thief);
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_TRUE(test, r.owned);
+}
+
+/* ------------------------------------------------ leaving the spin queue */
+
+struct leave_round {
+	struct optimistic_spin_queue q;
+	bool stopped;		/* the first stands for a stopped CPU */
+	volatile int head_in;	/* the first is in line, first */
+	volatile int second;	/* 1: the second left, 2: it got its turn */
+	bool head_got_in;
+	bool second_left_first;	/* it left while the first still held on */
+	bool second_resched;	/* its CPU had need_resched() set then */
+};
+
+/*
+ * First in line on CPU 0, holding on until the one behind it is gone:
+ * running, it shows it (osq_cpu_relax()) and has CPU 1 rescheduled once
+ * the second is queued; stopped, it does neither.
+ */
+static int osq_first(void *arg)
+{
+	struct leave_round *r = arg;
+	unsigned long end;
+
+	preempt_disable();
+	r->head_got_in = osq_lock(&r->q);
+	r->head_in = 1;
+	/* CPU 1's node is the tail: the second is queued behind us. */
+	while (atomic_read(&r->q.tail) != 2 && !READ_ONCE(r->second))
+		r->stopped ? cpu_relax() : osq_cpu_relax();
+	if (!r->stopped)
+		resched_cpu(1);
+	/* A generous limit: only a spinner that never leaves reaches it. */
+	end = jiffies + 30 * HZ;
+	while (!READ_ONCE(r->second) && time_before(jiffies, end))
+		r->stopped ? cpu_relax() : osq_cpu_relax();
+	r->second_left_first = READ_ONCE(r->second) == 1;
+	osq_unlock(&r->q);
+	preempt_enable();
+	return 0;
+}
+
+static int osq_second(void *arg)
+{
+	struct leave_round *r = arg;
+	bool got_in;
+
+	while (!READ_ONCE(r->head_in))
+		cpu_relax();
+	preempt_disable();
+	got_in = osq_lock(&r->q);
+	r->second_resched = need_resched();
+	WRITE_ONCE(r->second, got_in ? 2 : 1);
+	if (got_in)
+		osq_unlock(&r->q);
+	preempt_enable();
+	return 0;
+}
+
+/* One round, the first on CPU 0 and the second on CPU 1. */
+static void leave_round(struct kunit *test, struct leave_round *r,
+			bool stopped)
+{
+	memset(r, 0, sizeof(*r));
+	osq_lock_init(&r->q);
+	r->stopped = stopped;
+	KUNIT_ASSERT_EQ(test, run_pair(osq_first, osq_second, r, "osq"), 0);
+	KUNIT_EXPECT_TRUE(test, r->head_got_in);
+	KUNIT_EXPECT_TRUE(test, r->second_left_first);
+	KUNIT_EXPECT_FALSE(test, osq_is_locked(&r->q));
+}
+
+/*
+ * A queued spinner whose CPU has something to run leaves the queue at
+ * once, not when the one ahead of it is done; the queue ends empty. An
+ * emulated CPU ahead may look stopped at any time (its vCPU waits for
+ * the host), so that is switched off here: need_resched() alone must do.
+ */
+static void queued_spinner_leaves_on_resched(struct kunit *test)
+{
+	static struct leave_round r;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a queue of two needs a second CPU");
+	osq_stall_spins = 0;
+	leave_round(test, &r, false);
+	osq_stall_spins = OSQ_STALL_SPINS;
+	KUNIT_EXPECT_TRUE(test, r.second_resched);
+}
+
+#define STOPPED_ROUNDS	5
+
+/*
+ * Behind a CPU that stopped spinning it leaves too, without waiting for
+ * its own need_resched(). A tick may set that first now and then, so
+ * one round in STOPPED_ROUNDS without it is the claim.
+ */
+static void queued_spinner_leaves_stopped_cpu(struct kunit *test)
+{
+	static struct leave_round r;
+	int without_resched = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a queue of two needs a second CPU");
+	for (int i = 0; i < STOPPED_ROUNDS; i++) {
+		leave_round(test, &r, true);
+		without_resched += !r.second_resched;
+	}
+	KUNIT_EXPECT_GE(test, without_resched, 1);
+}
+
+#define OSQ_ROUNDS	3000
+#define OSQ_HOLD	50	/* cpu_relax()es in line: others queue up */
+#define OSQ_LEAVE_EVERY	3	/* tries that leave if they have to wait */
+
+struct osq_stress {
+	struct optimistic_spin_queue q;
+	atomic_t inside;	/* first in line now: never more than one */
+	atomic_t overlaps, turns, leaves;
+	volatile int done;	/* workers through all their tries */
+};
+
+static int osq_stress_fn(void *arg)
+{
+	struct osq_stress *s = *(struct osq_stress **)arg;
+
+	for (unsigned int i = 0; i < OSQ_ROUNDS * stress_factor; i++) {
+		preempt_disable();
+		if (i % OSQ_LEAVE_EVERY == 0)
+			set_ti_thread_flag(current_thread_info(),
+					   TIF_NEED_RESCHED);
+		if (!osq_lock(&s->q)) {
+			atomic_inc(&s->leaves);
+			preempt_enable();
+			continue;
+		}
+		if (atomic_inc_return(&s->inside) != 1)
+			atomic_inc(&s->overlaps);
+		for (int j = 0; j < OSQ_HOLD; j++)
+			osq_cpu_relax();
+		atomic_dec(&s->inside);
+		atomic_inc(&s->turns);
+		osq_unlock(&s->q);
+		preempt_enable();
+	}
+	__atomic_fetch_add(&s->done, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/*
+ * Arrivals, turns and leavers from the middle, on every CPU at once: one
+ * first in line at a time, every try ends (a lost node would strand the
+ * ones behind it), and the queue ends empty.
+ */
+static void spin_queue_stress(struct kunit *test)
+{
+	static struct osq_stress s;
+	struct osq_stress *args[MAX_WORKERS];
+	struct workers w;
+	int n = num_online_cpus();
+
+	if (n < 2)
+		kunit_skip(test, "a queue needs a second CPU");
+	memset(&s, 0, sizeof(s));
+	osq_lock_init(&s.q);
+	for (int i = 0; i < n; i++)
+		args[i] = &s;
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, osq_stress_fn, args,
+					    sizeof(args[0]), true, "osq"), n);
+	/* A node lost from the queue strands whoever waits behind it. */
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&s.done, n, 120));
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.overlaps), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.turns) + atomic_read(&s.leaves),
+			(int)(n * OSQ_ROUNDS * stress_factor));
+	/* Some did leave from the middle: the path was taken. */
+	KUNIT_EXPECT_GT(test, atomic_read(&s.leaves), 0);
+	KUNIT_EXPECT_FALSE(test, osq_is_locked(&s.q));
+	kunit_info(test, "%d turns, %d left the queue", atomic_read(&s.turns),
+		   atomic_read(&s.leaves));
+}
+
 static struct kunit_case mutex_spin_cases[] = {
 	KUNIT_CASE(spins_on_running_owner),
 	KUNIT_CASE(waiter_cannot_starve),
+	KUNIT_CASE(handoff_after_lost_wakeups),
+	KUNIT_CASE(signal_while_handoff_pending),
+	KUNIT_CASE(queued_spinner_leaves_on_resched),
+	KUNIT_CASE(queued_spinner_leaves_stopped_cpu),
+	KUNIT_CASE(spin_queue_stress),
 	{}
 };
 

@@ -483,6 +483,16 @@ void mutex_debug_check_no_locks_freed(const void *from, unsigned long len)
 
 /* ---- showing the state of all locks ---- */
 
+unsigned long mutex_debug_task_list_lock(void)
+{
+	return debug_lock_irqsave();
+}
+
+void mutex_debug_task_list_unlock(unsigned long flags)
+{
+	debug_unlock_irqrestore(flags);
+}
+
 void mutex_debug_show_held_locks(struct task_struct *task)
 {
 	unsigned long flags = debug_lock_irqsave();
@@ -525,8 +535,10 @@ static void show_task_locks(struct task_struct *p)
  * The caller may already hold task_list_lock (a watchdog walking the
  * tasks, a report), and waiting for it would then be waiting for
  * ourselves. So only try it, a few times in case another CPU holds it
- * for a moment, then go on without it and say so: a dump that may race
- * with a task being added or reaped beats a hung CPU and no dump.
+ * for a moment, then go on without it and say so: a hung CPU and no dump
+ * would be worse. The walk is safe all the same: it holds debug_lock,
+ * which every change of task_list takes too (mutex_debug_task_list_lock),
+ * so no task it stands on is unlinked, its next poisoned, and freed.
  */
 static bool task_list_trylock(unsigned long *flags)
 {

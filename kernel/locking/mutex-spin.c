@@ -9,7 +9,8 @@
  * sooner than a sleep and a wakeup would take. So it spins, first in line
  * of the optimistic spin queue (include/osq_lock.h), until the lock is
  * free and it takes it, or the owner stops running, or its own CPU has
- * something better to do: then it sleeps as in 2006.
+ * something better to do: then it sleeps as in 2006. It sleeps too when
+ * it gives up its place in that queue (the CPU ahead of it stopped).
  *
  * Handoff: spinners and fastpath lockers are running, a woken waiter is
  * not yet: it loses the race for the free lock nearly every time and may
@@ -43,7 +44,7 @@ static bool spin_on_owner(struct mutex *lock, struct task_struct *owner)
 	while (READ_ONCE(lock->owner) == owner) {
 		if (!READ_ONCE(owner->on_cpu) || need_resched())
 			return false;
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	return true;
 }
@@ -68,7 +69,11 @@ bool mutex_optimistic_spin(struct mutex *lock)
 		return false;
 	/* Our CPU's queue node and the owner's on_cpu need us to stay here. */
 	preempt_disable();
-	osq_lock(&lock->osq);
+	/* False: we left the queue (see osq_lock()), so sleep instead. */
+	if (!osq_lock(&lock->osq)) {
+		preempt_enable();
+		return false;
+	}
 	for (;;) {
 		struct task_struct *owner = READ_ONCE(lock->owner);
 
@@ -83,7 +88,7 @@ bool mutex_optimistic_spin(struct mutex *lock)
 		/* A waiter asked for the lock: leave it to the unlocker. */
 		if (need_resched() || READ_ONCE(lock->handoff))
 			break;
-		cpu_relax();
+		osq_cpu_relax();
 	}
 	osq_unlock(&lock->osq);
 	preempt_enable();

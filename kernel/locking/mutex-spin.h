@@ -36,6 +36,12 @@ static inline void mutex_clear_owner(struct mutex *lock)
  */
 bool mutex_optimistic_spin(struct mutex *lock);
 
+/* Once per lock attempt, before the first pass of the slowpath. */
+static inline void mutex_spin_init_waiter(struct mutex_waiter *waiter)
+{
+	waiter->lost = 0;
+}
+
 /*
  * Under wait_lock. A waiter that was woken and found the lock taken
  * again counts the loss, and after mutex_handoff_after of them asks for
@@ -54,6 +60,7 @@ bool mutex_handoff(struct mutex *lock);
 #define mutex_set_owner(lock)			do { } while (0)
 #define mutex_clear_owner(lock)			do { } while (0)
 #define mutex_optimistic_spin(lock)		false
+#define mutex_spin_init_waiter(waiter)		do { } while (0)
 #define mutex_waiter_lost(lock, waiter)		do { } while (0)
 #define mutex_handoff_received(lock)		false
 #define mutex_handoff_cancel(lock)		do { } while (0)

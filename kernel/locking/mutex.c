@@ -88,6 +88,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
 	if (mutex_optimistic_spin(lock))
 		return 0;
+	/* The waiter is on our stack: what it counts starts here, at 0. */
+	mutex_spin_init_waiter(&waiter);
 	debug_mutex_init_waiter(&waiter, state);
 	spin_lock(&lock->wait_lock);
 	for (;;) {

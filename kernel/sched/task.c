@@ -33,11 +33,13 @@ void __noreturn sched_exit_current(void);
 
 static void task_list_add(struct task_struct *p)
 {
-	unsigned long flags;
+	unsigned long flags, dflags;
 
 	spin_lock_irqsave(&task_list_lock, flags);
 	p->pid = next_pid++;
+	dflags = mutex_debug_task_list_lock();
 	list_add_tail(&p->tasks, &task_list);
+	mutex_debug_task_list_unlock(dflags);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
@@ -165,7 +167,7 @@ void __noreturn do_exit(int code)
 
 int task_reap(struct task_struct *p)
 {
-	unsigned long flags;
+	unsigned long flags, dflags;
 	int code;
 
 	wait_for_completion(&p->exited);
@@ -173,7 +175,9 @@ int task_reap(struct task_struct *p)
 		cond_resched();
 	code = p->exit_code;
 	spin_lock_irqsave(&task_list_lock, flags);
+	dflags = mutex_debug_task_list_lock();
 	list_del(&p->tasks);
+	mutex_debug_task_list_unlock(dflags);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	free_pages(p->thread_info, THREAD_ORDER);
 	kfree(p);

@@ -30,6 +30,9 @@ from .verdict import Result, StepResult, total_line
 SELFTEST_BUILD = BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y")
 SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "panic")
 SELFTEST_TIMEOUT = 120
+# Booted together: a case that times out while it expects reports, then
+# one that must pass, as it starts with no report expected.
+AFTER_TIMEOUT = ("hang_expecting_reports", "nothing_expected_after")
 
 ISO_BUILD = BuildConfig("i386", "native")
 ISO_APPEND = "test=smp*,kernel*,mutex.* hung_task_timeout=0"
@@ -65,6 +68,10 @@ def check_runner(root, arches, jobs, accel):
     specs = [BootSpec(f"selftest-{case}", SELFTEST_BUILD, arch.boot_image, 2,
                       f"test=selftest_fail.{case}", SELFTEST_TIMEOUT)
              for case in SELFTEST_CASES]
+    specs.append(BootSpec("selftest-after-timeout", SELFTEST_BUILD,
+                          arch.boot_image, 2, "test=" + ",".join(
+                              f"selftest_fail.{case}" for case in AFTER_TIMEOUT),
+                          SELFTEST_TIMEOUT))
     out, boots_log = open_log(at(root, "build"), "runner-check")
     with out:
         results = run_parallel(jobs, [partial(run_spec, root, arch, spec, accel)
@@ -75,15 +82,27 @@ def check_runner(root, arches, jobs, accel):
         _show(boots_log)
         return StepResult(title, [f"expected a failure, but these passed: "
                                   f"{', '.join(missed)}"], boots_log)
+    if not case_passed(results[-1], f"selftest_fail.{AFTER_TIMEOUT[1]}"):
+        _show(boots_log)
+        return StepResult(title, ["after a case timed out expecting reports, "
+                                  "the next case still had reports expected"],
+                          boots_log)
     return StepResult(title, note=(
         "its unit tests pass, and a failing expectation, a failed assertion, "
-        "a fault, a hang and a panic are each reported as failed; logs: "
+        "a fault, a hang and a panic are each reported as failed; the case "
+        "after a timed-out one expects no report; logs: "
         f"{unit_log}, {boots_log}"))
 
 
 def missed_failures(results):
     """The titles of the broken kernels that were judged passed."""
     return [r.title for r in results if not r.failed_config]
+
+
+def case_passed(result, name):
+    """Whether the boot's result lists case name ("suite.case") as ok."""
+    return (name, True) in [case for suite in result.suites
+                            for case in suite.cases]
 
 
 def _write(out, result):

@@ -2,7 +2,7 @@
 
 import unittest
 
-from mutexos.checks import missed_failures
+from mutexos.checks import case_passed, missed_failures
 from mutexos.ktap import KtapParser
 from mutexos.verdict import StepResult, exit_code, judge_console, total_line
 
@@ -176,6 +176,14 @@ class RunnerCheckVerdict(unittest.TestCase):
     def test_clean_run_is_a_miss(self):
         results = [judge_text(NOT_OK_LOG, 1), judge_text(OK_LOG, 0, title="clean")]
         self.assertEqual(missed_failures(results), ["clean"])
+
+    def test_case_passed(self):
+        result = judge_text(NOT_OK_LOG, 1)
+        passed = [name for suite in result.suites for name, ok in suite.cases if ok]
+        failed = [name for suite in result.suites for name, ok in suite.cases if not ok]
+        self.assertTrue(case_passed(result, passed[0]))
+        self.assertFalse(case_passed(result, failed[0]))
+        self.assertFalse(case_passed(result, "nosuch.case"))
 
 
 if __name__ == "__main__":
