@@ -85,7 +85,7 @@ static int race(void *arg)
 
 	while (r->done < r->limit && !READ_ONCE(stop)) {
 		r->step();
-		r->done++;
+		WRITE_ONCE(r->done, r->done + 1);
 	}
 	return 0;
 }
