@@ -17,10 +17,16 @@ struct list_head {
 #define LIST_POISON1	((struct list_head *)0x00100100)
 #define LIST_POISON2	((struct list_head *)0x00200200)
 
+/*
+ * The stores of next (and __list_del's of prev) are marked: list_empty()
+ * and list_empty_careful() read them without the list's lock (the
+ * scheduler's idle check, a waiter looking at its own entry), and the
+ * race detector rightly calls a plain store beside them a data race.
+ */
 static inline void INIT_LIST_HEAD(struct list_head *list)
 {
-	list->next = list;
-	list->prev = list;
+	WRITE_ONCE(list->next, list);
+	WRITE_ONCE(list->prev, list);
 }
 
 static inline void __list_add(struct list_head *new, struct list_head *prev,
@@ -29,7 +35,7 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	next->prev = new;
 	new->next = next;
 	new->prev = prev;
-	prev->next = new;
+	WRITE_ONCE(prev->next, new);
 }
 
 /* Insert after head: a stack. */
@@ -46,8 +52,8 @@ static inline void list_add_tail(struct list_head *new, struct list_head *head)
 
 static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
-	next->prev = prev;
-	prev->next = next;
+	WRITE_ONCE(next->prev, prev);
+	WRITE_ONCE(prev->next, next);
 }
 
 static inline void list_del(struct list_head *entry)
