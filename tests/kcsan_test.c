@@ -2,8 +2,8 @@
 /*
  * The data-race detector (CONFIG_KCSAN): two tasks on two CPUs touching
  * one plain counter are reported, naming both functions; the same
- * counter under a spinlock, a mutex, with atomics or inside data_race()
- * is not.
+ * counter under a spinlock, a mutex, with atomics, inside data_race() or
+ * in a __no_kcsan function is not.
  *
  * A race is caught only when a sampled access is watched while the other
  * CPU touches the counter, so the provoking cases try for a bounded
@@ -77,6 +77,12 @@ static noinline void marked_increment(void)
 {
 	/* a statistic that may lose counts: the test says it may */
 	data_race(counter++);
+}
+
+/* Kept out of the detector altogether: its accesses are not even seen. */
+static noinline __no_kcsan void unchecked_increment(void)
+{
+	counter++;
 }
 
 static int race(void *arg)
@@ -187,6 +193,14 @@ static void data_race_is_not_reported(struct kunit *test)
 					 marked_increment, limit, false), 0);
 }
 
+static void no_kcsan_function_is_not_reported(struct kunit *test)
+{
+	unsigned long limit = tries(QUIET_TRIES);
+
+	KUNIT_EXPECT_EQ(test, run_racers(test, unchecked_increment,
+					 unchecked_increment, limit, false), 0);
+}
+
 static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(plain_counter_is_reported),
 	KUNIT_CASE(report_names_both_functions),
@@ -194,6 +208,7 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(mutex_is_not_a_race),
 	KUNIT_CASE(atomics_are_not_a_race),
 	KUNIT_CASE(data_race_is_not_reported),
+	KUNIT_CASE(no_kcsan_function_is_not_reported),
 	{}
 };
 
