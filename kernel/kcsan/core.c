@@ -312,49 +312,23 @@ bool kcsan_parse_option(const char *name, const char *value)
  */
 #define FP()	((unsigned long)__builtin_frame_address(0))
 
-#define DEFINE_TSAN_ACCESS(size)					\
-void __tsan_read##size(void *p);					\
-void __tsan_read##size(void *p)						\
+#define DEFINE_TSAN_ENTRY(name, size, type)				\
+void __tsan_##name(void *p);						\
+void __tsan_##name(void *p)						\
 {									\
-	check_access((unsigned long)p, size, 0, FP());			\
-}									\
-void __tsan_write##size(void *p);					\
-void __tsan_write##size(void *p)					\
-{									\
-	check_access((unsigned long)p, size, KCSAN_WRITE, FP());	\
-}									\
-void __tsan_unaligned_read##size(void *p);				\
-void __tsan_unaligned_read##size(void *p)				\
-{									\
-	check_access((unsigned long)p, size, 0, FP());			\
-}									\
-void __tsan_unaligned_write##size(void *p);				\
-void __tsan_unaligned_write##size(void *p)				\
-{									\
-	check_access((unsigned long)p, size, KCSAN_WRITE, FP());	\
-}									\
-void __tsan_volatile_read##size(void *p);				\
-void __tsan_volatile_read##size(void *p)				\
-{									\
-	check_access((unsigned long)p, size, KCSAN_MARKED, FP());	\
-}									\
-void __tsan_volatile_write##size(void *p);				\
-void __tsan_volatile_write##size(void *p)				\
-{									\
-	check_access((unsigned long)p, size,				\
-		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-}									\
-void __tsan_unaligned_volatile_read##size(void *p);			\
-void __tsan_unaligned_volatile_read##size(void *p)			\
-{									\
-	check_access((unsigned long)p, size, KCSAN_MARKED, FP());	\
-}									\
-void __tsan_unaligned_volatile_write##size(void *p);			\
-void __tsan_unaligned_volatile_write##size(void *p)			\
-{									\
-	check_access((unsigned long)p, size,				\
-		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+	check_access((unsigned long)p, size, type, FP());		\
 }
+
+#define DEFINE_TSAN_ACCESS(size)					\
+DEFINE_TSAN_ENTRY(read##size, size, 0)					\
+DEFINE_TSAN_ENTRY(write##size, size, KCSAN_WRITE)			\
+DEFINE_TSAN_ENTRY(unaligned_read##size, size, 0)			\
+DEFINE_TSAN_ENTRY(unaligned_write##size, size, KCSAN_WRITE)		\
+DEFINE_TSAN_ENTRY(volatile_read##size, size, KCSAN_MARKED)		\
+DEFINE_TSAN_ENTRY(volatile_write##size, size, KCSAN_WRITE | KCSAN_MARKED) \
+DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, KCSAN_MARKED)	\
+DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size,		\
+		  KCSAN_WRITE | KCSAN_MARKED)
 
 DEFINE_TSAN_ACCESS(1)
 DEFINE_TSAN_ACCESS(2)
