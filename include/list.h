@@ -18,10 +18,11 @@ struct list_head {
 #define LIST_POISON2	((struct list_head *)0x00200200)
 
 /*
- * The stores of next (and __list_del's of prev) are marked: list_empty()
- * and list_empty_careful() read them without the list's lock (the
- * scheduler's idle check, a waiter looking at its own entry), and the
- * race detector rightly calls a plain store beside them a data race.
+ * The stores of next are marked: list_empty() reads it without the
+ * list's lock (the scheduler's idle check, a waiter looking at its own
+ * entry), and the race detector rightly calls a plain store beside it a
+ * data race. The other stores stay plain, so that a list changed outside
+ * its lock is still reported.
  */
 static inline void INIT_LIST_HEAD(struct list_head *list)
 {
@@ -52,7 +53,7 @@ static inline void list_add_tail(struct list_head *new, struct list_head *head)
 
 static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
-	WRITE_ONCE(next->prev, prev);
+	next->prev = prev;
 	WRITE_ONCE(prev->next, next);
 }
 

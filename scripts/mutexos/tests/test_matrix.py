@@ -145,7 +145,7 @@ class TestPlan(unittest.TestCase):
         kcsan = plan.boots[5]
         self.assertEqual((kcsan.config, kcsan.cpus), (BuildConfig("x86_64", "debug",
                                                                   "CONFIG_KCSAN=y"), 4))
-        self.assertTrue(kcsan.append.startswith("test=kcsan.*,mutex*,"))
+        self.assertTrue(kcsan.append.startswith("test=kcsan.*,mutex.*,"))
 
     def test_no_validator_without_the_debug_build(self):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
