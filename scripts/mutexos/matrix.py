@@ -66,8 +66,8 @@ PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # The race detector (docs/kcsan.md): its suite and the lock suites, whose
 # workers race on purpose and must still run clean. Not mutex_debug: its
-# misuse scenarios are no lock's normal use, the lockdep boot runs them,
-# and they would double this boot's time.
+# misuse scenarios are no lock's normal use, and the lockdep boot runs
+# them.
 KCSAN = "CONFIG_KCSAN=y"
 KCSAN_SUITES = "test=kcsan.*,mutex.*,mutex_states.*,spinlock.*,semaphore.*,completion.*,wait.*"
 TORTURE_TIMEOUT = 3600
