@@ -9,8 +9,9 @@
  * CPU touches the counter, so the provoking cases try for a bounded
  * number of increments (RACE_TRIES watches' worth, a generous bound) and
  * end at the first report. The quiet cases make QUIET_TRIES watches'
- * worth of increments each, enough that the provoking case is caught
- * many times over in the same number (docs/kcsan.md has the figures).
+ * worth of increments for each of two racers, shared among all of
+ * theirs: the provoking case is caught many times over in that number
+ * (docs/kcsan.md has the figures).
  */
 #include <kernel.h>
 #include <atomic.h>
@@ -22,6 +23,11 @@
 
 #define RACE_TRIES	2000
 #define QUIET_TRIES	200
+/*
+ * The quiet cases run two racers per CPU, so that a lock is contended
+ * by more than two tasks and a mutex's waiters queue behind each other.
+ */
+#define MAX_RACERS	8
 
 struct racer {
 	void (*step)(void);
@@ -96,15 +102,24 @@ static int race(void *arg)
 	return 0;
 }
 
+static bool racers_done(struct racer *r, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (READ_ONCE(r[i].done) < r[i].limit)
+			return false;
+	return true;
+}
+
 /*
- * Runs step_a on CPU 0 and step_b on CPU 1, each for up to limit calls,
- * until done or (until_race) a race is seen. Returns the races seen.
+ * Runs n racers, bound to the CPUs in turn: the even ones call step_a,
+ * the odd ones step_b, each up to limit times, until done or
+ * (until_race) a race is seen. Returns the races seen.
  */
 static unsigned long run_racers(struct kunit *test, void (*step_a)(void),
-				void (*step_b)(void), unsigned long limit,
+				void (*step_b)(void), int n, unsigned long limit,
 				bool until_race)
 {
-	static struct racer r[2];
+	static struct racer r[MAX_RACERS];
 	unsigned long seen = READ_ONCE(kcsan_races_seen);
 	struct workers w;
 
@@ -112,18 +127,20 @@ static unsigned long run_racers(struct kunit *test, void (*step_a)(void),
 		kunit_skip(test, "a race needs two CPUs");
 	counter = 0;
 	WRITE_ONCE(stop, false);
-	r[0] = (struct racer){ .step = step_a, .limit = limit };
-	r[1] = (struct racer){ .step = step_b, .limit = limit };
-	KUNIT_ASSERT_EQ(test, workers_start(&w, 2, race, r, sizeof(r[0]),
-					    true, "racer"), 2);
+	for (int i = 0; i < n; i++)
+		r[i] = (struct racer){ .step = i & 1 ? step_b : step_a,
+				       .limit = limit };
+	KUNIT_ASSERT_EQ(test, workers_start(&w, n, race, r, sizeof(r[0]),
+					    true, "racer"), n);
 	while (until_race && READ_ONCE(kcsan_races_seen) == seen &&
-	       (READ_ONCE(r[0].done) < limit || READ_ONCE(r[1].done) < limit))
+	       !racers_done(r, n))
 		schedule_timeout_uninterruptible(1);
 	if (until_race)
 		WRITE_ONCE(stop, true);
 	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
-	kunit_info(test, "%lu and %lu calls, kcsan.skip=%u kcsan.udelay=%u",
-		   r[0].done, r[1].done, kcsan_skip, kcsan_udelay);
+	kunit_info(test, "%d racers, %lu and %lu calls by the first two, "
+		   "kcsan.skip=%u kcsan.udelay=%u", n, r[0].done, r[1].done,
+		   kcsan_skip, kcsan_udelay);
 	return READ_ONCE(kcsan_races_seen) - seen;
 }
 
@@ -139,7 +156,7 @@ static void plain_counter_is_reported(struct kunit *test)
 
 	kunit_expect_reports(test);
 	KUNIT_EXPECT_GT(test, run_racers(test, plain_increment,
-					 plain_increment, tries(RACE_TRIES),
+					 plain_increment, 2, tries(RACE_TRIES),
 					 true), 0);
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
 		"BUG: KCSAN: data-race in plain_increment / plain_increment"));
@@ -150,7 +167,7 @@ static void report_names_both_functions(struct kunit *test)
 	unsigned long pos = printk_log_pos();
 
 	kunit_expect_reports(test);
-	KUNIT_EXPECT_GT(test, run_racers(test, racy_store, racy_load,
+	KUNIT_EXPECT_GT(test, run_racers(test, racy_store, racy_load, 2,
 					 tries(RACE_TRIES), true), 0);
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
 		"BUG: KCSAN: data-race in racy_load / racy_store"));
@@ -158,13 +175,28 @@ static void report_names_both_functions(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "read to 0x"));
 }
 
+static int quiet_racers(void)
+{
+	return min(2 * (int)num_online_cpus(), MAX_RACERS);
+}
+
+/*
+ * Calls per racer of a quiet case: QUIET_TRIES watches' worth for two
+ * racers, shared among all of them.
+ */
+static unsigned long quiet_limit(void)
+{
+	return 2 * tries(QUIET_TRIES) / quiet_racers();
+}
+
 /* Not one report, and the count adds up: the lock really excluded. */
 static void expect_quiet(struct kunit *test, void (*step)(void))
 {
-	unsigned long limit = tries(QUIET_TRIES);
+	int n = quiet_racers();
+	unsigned long limit = quiet_limit();
 
-	KUNIT_EXPECT_EQ(test, run_racers(test, step, step, limit, false), 0);
-	KUNIT_EXPECT_EQ(test, counter, 2 * limit);
+	KUNIT_EXPECT_EQ(test, run_racers(test, step, step, n, limit, false), 0);
+	KUNIT_EXPECT_EQ(test, counter, n * limit);
 }
 
 static void spinlock_is_not_a_race(struct kunit *test)
@@ -182,23 +214,21 @@ static void atomics_are_not_a_race(struct kunit *test)
 	atomic_set(&atomic_counter, 0);
 	expect_quiet(test, atomic_increment);
 	KUNIT_EXPECT_EQ(test, atomic_read(&atomic_counter),
-			2 * (int)tries(QUIET_TRIES));
+			quiet_racers() * (int)quiet_limit());
 }
 
 static void data_race_is_not_reported(struct kunit *test)
 {
-	unsigned long limit = tries(QUIET_TRIES);
-
 	KUNIT_EXPECT_EQ(test, run_racers(test, marked_increment,
-					 marked_increment, limit, false), 0);
+					 marked_increment, quiet_racers(),
+					 quiet_limit(), false), 0);
 }
 
 static void no_kcsan_function_is_not_reported(struct kunit *test)
 {
-	unsigned long limit = tries(QUIET_TRIES);
-
 	KUNIT_EXPECT_EQ(test, run_racers(test, unchecked_increment,
-					 unchecked_increment, limit, false), 0);
+					 unchecked_increment, quiet_racers(),
+					 quiet_limit(), false), 0);
 }
 
 static struct kunit_case kcsan_cases[] = {
