@@ -138,12 +138,21 @@ endif
 
 # Kbuild-style object lists: each folder's Kbuild file adds its objects to
 # obj-y, optional ones to obj-$(CONFIG_X), and its subfolders as "name/".
+# As in Linux, KCSAN_SANITIZE := n keeps a folder's files out of the race
+# detector's instrumentation, KCSAN_SANITIZE_file.o := n one file.
 OBJS :=
+KCSAN_OFF := $(ARCH_KCSAN_OFF)
 define kbuild_dir
 src := $(1)
 obj-y :=
+KCSAN_SANITIZE :=
 include $(1)/Kbuild
-OBJS += $$(addprefix $(O)/$(1)/,$$(filter-out %/,$$(obj-y)))
+objs_$(1) := $$(filter-out %/,$$(obj-y))
+OBJS += $$(addprefix $(O)/$(1)/,$$(objs_$(1)))
+KCSAN_OFF += $$(addprefix $(O)/$(1)/,$$(if $$(filter n,$$(KCSAN_SANITIZE)),\
+	$$(objs_$(1)),$$(foreach o,$$(objs_$(1)),\
+	$$(if $$(filter n,$$(KCSAN_SANITIZE_$$(o))),$$(o)))))
+$$(foreach o,$$(objs_$(1)),$$(eval KCSAN_SANITIZE_$$(o) :=))
 subdirs_$(1) := $$(addprefix $(1)/,$$(patsubst %/,%,$$(filter %/,$$(obj-y))))
 $$(foreach d,$$(subdirs_$(1)),$$(eval $$(call kbuild_dir,$$(d))))
 endef
@@ -185,10 +194,18 @@ OBJCOPY := $(ARCH_CROSS)objcopy
 # machine the compiler exists only once the tool check has installed it.
 LIBGCC = $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
+# CONFIG_KCSAN: every load and store becomes a call into kernel/kcsan/
+# (volatile ones apart, as marked accesses), but not function entry and
+# exit, which the detector does not need.
+KCSAN_CFLAGS := $(if $(CONFIG_KCSAN),-fsanitize=thread \
+	--param=tsan-distinguish-volatile=1 \
+	--param=tsan-instrument-func-entry-exit=0)
+
 $(O)/%.o: %.c $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter $@,$(KCSAN_OFF)),,$(KCSAN_CFLAGS)) \
+		-c $< -o $@
 
 $(O)/%.o: %.S $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)

@@ -44,7 +44,12 @@ void arch_send_ipi(unsigned int cpu, int ipi);
 /* Tasks: the first frame of a new task, so switch_to() starts it. */
 void arch_task_setup(struct task_struct *p, void (*entry)(void));
 
-/* Backtraces: walk the frame pointers from fp. */
+/*
+ * Backtraces: walk the frame pointers from fp. arch_stack_trace() keeps
+ * up to max return addresses, callee first, and returns how many.
+ */
+unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
+			      unsigned int max);
 void arch_dump_stack_from(unsigned long fp, unsigned long pc);
 unsigned long arch_task_frame(struct task_struct *p);
 

@@ -32,8 +32,33 @@
 #define _THIS_IP_		({ __label__ __here; __here: \
 				   (unsigned long)&&__here; })
 
+/*
+ * Marked accesses: one load or store the compiler must not tear, merge or
+ * invent. Under CONFIG_KCSAN a volatile access is instrumented as
+ * __tsan_volatile_*, which the race detector never counts as a data race
+ * with another marked access (docs/kcsan.md).
+ */
 #define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, val)	do { *(volatile typeof(x) *)&(x) = (val); } while (0)
+
+/*
+ * The race detector (kernel/kcsan/): __no_kcsan keeps a function's own
+ * accesses out of it; data_race(expr) marks a race that is intended, and
+ * the comment beside it says why it is harmless.
+ */
+#ifdef CONFIG_KCSAN
+#define __no_kcsan		__attribute__((__no_sanitize_thread__))
+void kcsan_disable_current(void);
+void kcsan_enable_current(void);
+#define data_race(expr) ({						\
+	typeof(({ expr; })) __v = ({ kcsan_disable_current(); expr; });\
+	kcsan_enable_current();						\
+	__v;								\
+})
+#else
+#define __no_kcsan
+#define data_race(expr)		(expr)
+#endif
 
 /*
  * The mutex entry points take their argument in a register on i386, as the

@@ -17,10 +17,17 @@ struct list_head {
 #define LIST_POISON1	((struct list_head *)0x00100100)
 #define LIST_POISON2	((struct list_head *)0x00200200)
 
+/*
+ * The stores of next are marked: list_empty() reads it without the
+ * list's lock (the scheduler's idle check, a waiter looking at its own
+ * entry), and the race detector rightly calls a plain store beside it a
+ * data race. The other stores stay plain, so that a list changed outside
+ * its lock is still reported.
+ */
 static inline void INIT_LIST_HEAD(struct list_head *list)
 {
-	list->next = list;
-	list->prev = list;
+	WRITE_ONCE(list->next, list);
+	WRITE_ONCE(list->prev, list);
 }
 
 static inline void __list_add(struct list_head *new, struct list_head *prev,
@@ -29,7 +36,7 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 	next->prev = new;
 	new->next = next;
 	new->prev = prev;
-	prev->next = new;
+	WRITE_ONCE(prev->next, new);
 }
 
 /* Insert after head: a stack. */
@@ -47,7 +54,7 @@ static inline void list_add_tail(struct list_head *new, struct list_head *head)
 static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
 	next->prev = prev;
-	prev->next = next;
+	WRITE_ONCE(prev->next, next);
 }
 
 static inline void list_del(struct list_head *entry)

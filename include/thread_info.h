@@ -19,6 +19,9 @@ struct thread_info {
 	unsigned int flags;		/* TIF_* bits */
 	int preempt_count;		/* 0: preemptible; see preempt.h */
 	unsigned int cpu;		/* the CPU this task runs on */
+#ifdef CONFIG_KCSAN
+	unsigned int kcsan_disable;	/* > 0: the race detector looks away */
+#endif
 	unsigned long magic;		/* STACK_END_MAGIC: overflow check */
 };
 

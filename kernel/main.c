@@ -17,6 +17,7 @@
  *   cmdline_pad=N,...	ignored; tests/kernel_test.c checks that it arrived
  *			whole (N characters) in a long command line
  *   kgdb, kgdbwait, kgdb.on_bug=0|1	the gdb stub (kernel/debug/kgdb.c)
+ *   kcsan.skip=N, kcsan.udelay=N	the race detector (kernel/kcsan/core.c)
  *   bench=synchro|vfs|overhead|all	run benchmarks instead of the tests; they
  *			and their synchro.* and vfs.* options are in
  *			kernel/bench/bench.c
@@ -33,6 +34,7 @@
 #include <bench.h>
 #include <console.h>
 #include <kgdb.h>
+#include <kcsan.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
 /*
@@ -108,7 +110,7 @@ static bool parse_option(char *opt)
 			return true;
 		}
 	}
-	if (bench_parse_option(opt, eq + 1))
+	if (bench_parse_option(opt, eq + 1) || kcsan_parse_option(opt, eq + 1))
 		return true;
 	*eq = '=';
 	return false;
@@ -228,6 +230,7 @@ void __noreturn start_kernel(void)
 	arch_local_irq_enable();
 	arch_console_rx_init();
 	smp_init();
+	kcsan_init();
 	hung_task_init();
 	kgdb_init();
 	if (!kthread_run(kernel_init, NULL, "init"))

@@ -52,6 +52,8 @@ ARCH_POSTLINK = $(Q)$(OBJCOPY) -O binary $@ $(O)/kernel7.img && \
 
 # The firmware stand-in, linked on its own below the kernel.
 FWSHIM_OBJS := $(O)/arch/arm/fwshim/entry.o $(O)/arch/arm/fwshim/fdt.o
+# A program of its own, without the kernel's race detector runtime.
+ARCH_KCSAN_OFF := $(FWSHIM_OBJS)
 ARCH_EXTRA_IMAGES := $(O)/fwshim.elf
 $(O)/fwshim.elf: $(FWSHIM_OBJS) arch/arm/fwshim/fwshim.lds
 	$(Q)$(LD) $(ARCH_LDFLAGS) -nostdlib -T arch/arm/fwshim/fwshim.lds \

@@ -149,14 +149,13 @@ void arch_send_ipi(unsigned int cpu, int ipi)
  * at the saved pc: the return address is at fp - 4 and the caller's fp
  * at fp - 12. A frame that leaves the stack it started on ends the walk.
  */
-void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
+			      unsigned int max)
 {
 	unsigned long stack = fp & ~(THREAD_SIZE - 1UL);
-	int depth = 0;
+	unsigned int n = 0;
 
-	if (pc)
-		printk(" [<%08lx>] %pS\n", pc, (void *)pc);
-	while (fp && depth++ < 32) {
+	while (fp && n < max) {
 		unsigned long *frame = (unsigned long *)fp;
 		unsigned long ret, next;
 
@@ -166,11 +165,23 @@ void arch_dump_stack_from(unsigned long fp, unsigned long pc)
 		next = frame[-3];
 		if (!ret)
 			break;
-		printk(" [<%08lx>] %pS\n", ret, (void *)ret);
+		entries[n++] = ret;
 		if (next <= fp)		/* stacks grow down: callers are above */
 			break;
 		fp = next;
 	}
+	return n;
+}
+
+void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+{
+	unsigned long entries[32];
+	unsigned int i, n = arch_stack_trace(fp, entries, ARRAY_SIZE(entries));
+
+	if (pc)
+		printk(" [<%08lx>] %pS\n", pc, (void *)pc);
+	for (i = 0; i < n; i++)
+		printk(" [<%08lx>] %pS\n", entries[i], (void *)entries[i]);
 }
 
 void dump_stack(void)

@@ -87,13 +87,12 @@ asmlinkage void __kgdb_nobreak x86_handle_trap(struct pt_regs *regs)
  * address]. Only plausible addresses are followed, so that a corrupt chain
  * ends the trace instead of faulting inside the fault report.
  */
-void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
+			      unsigned int max)
 {
-	int depth = 0;
+	unsigned int n = 0;
 
-	if (pc)
-		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, pc, (void *)pc);
-	while (fp && depth++ < 32) {
+	while (fp && n < max) {
 		unsigned long *frame = (unsigned long *)fp;
 		unsigned long ret;
 
@@ -103,11 +102,24 @@ void arch_dump_stack_from(unsigned long fp, unsigned long pc)
 		ret = frame[1];
 		if (!ret)
 			break;
-		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, ret, (void *)ret);
+		entries[n++] = ret;
 		if (frame[0] <= fp)	/* stacks grow down: callers are above */
 			break;
 		fp = frame[0];
 	}
+	return n;
+}
+
+void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+{
+	unsigned long entries[32];
+	unsigned int i, n = arch_stack_trace(fp, entries, ARRAY_SIZE(entries));
+
+	if (pc)
+		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, pc, (void *)pc);
+	for (i = 0; i < n; i++)
+		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, entries[i],
+		       (void *)entries[i]);
 }
 
 void dump_stack(void)

@@ -16,6 +16,10 @@
  *   starve	a waiter against a task that takes the lock again at once
  *		after each release: an unlock wakes the waiter but does not
  *		hand it the lock, so it competes again, and keeps losing.
+ *   race	two tasks on two CPUs increment one counter, first with no
+ *		lock (increments are lost; the race detector, CONFIG_KCSAN,
+ *		reports the data race), then under a spinlock (the sum is
+ *		right, and nothing is reported).
  *
  * A report that a demo provokes is framed as expected, as a test case's
  * is (report_mark_start()): it was asked for.
@@ -24,6 +28,10 @@
 #include <string.h>
 #include <kthread.h>
 #include <mutex.h>
+#include <kcsan.h>
+#include <atomic.h>
+#include <smp.h>
+#include <spinlock.h>
 #include <lockdep.h>
 #include <mm.h>
 #include <time.h>
@@ -347,10 +355,129 @@ static void demo_starve(void)
 	kfree(s);
 }
 
+/* ---- two CPUs, one counter: without a lock, then with one ---- */
+
+#define RACE_INCREMENTS	1000000
+
+struct race_demo {
+	unsigned long counter;	/* plain: only the lock may protect it */
+	bool locked;
+	bool stop;
+	atomic_t finished;	/* tasks done */
+	spinlock_t lock;
+};
+
+/* A function of its own, so that the report names it. */
+static noinline void race_demo_increment(struct race_demo *r)
+{
+	r->counter++;
+}
+
+static int race_demo_task(void *data)
+{
+	struct race_demo *r = data;
+
+	for (long i = 0; i < RACE_INCREMENTS && !READ_ONCE(r->stop); i++) {
+		if (r->locked)
+			spin_lock(&r->lock);
+		race_demo_increment(r);
+		if (r->locked)
+			spin_unlock(&r->lock);
+	}
+	atomic_inc(&r->finished);
+	return 0;
+}
+
+#ifdef CONFIG_KCSAN
+static unsigned long races_seen(void)
+{
+	return READ_ONCE(kcsan_races_seen);
+}
+#else
+static unsigned long races_seen(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * One round: a task bound to each of CPU 0 and 1, RACE_INCREMENTS each.
+ * Without the lock it ends at the first race reported, to keep the
+ * report alone on screen.
+ * Returns the races seen, or -1 if the tasks could not start.
+ */
+static long race_round(struct race_demo *r, bool locked)
+{
+	unsigned long seen = races_seen();
+	struct task_struct *t[2];
+	int started = 0;
+
+	r->counter = 0;
+	r->locked = locked;
+	r->stop = false;
+	atomic_set(&r->finished, 0);
+	for (; started < 2; started++) {
+		t[started] = kthread_create(race_demo_task, r, "demo-race/%d",
+					    started);
+		if (!t[started])
+			break;
+		kthread_bind(t[started], started);
+	}
+	for (int i = 0; i < started; i++)
+		wake_up_process(t[i]);
+	while (started == 2 && atomic_read(&r->finished) < 2 &&
+	       (locked || races_seen() == seen))
+		msleep(10);
+	WRITE_ONCE(r->stop, true);
+	for (int i = 0; i < started; i++)
+		kthread_join(t[i]);
+	return started == 2 ? (long)(races_seen() - seen) : -1;
+}
+
+static void race_explain(struct race_demo *r, bool locked, long races)
+{
+	printk("demo: %s: the counter reached %lu%s; %ld data race%s seen.\n",
+	       locked ? "with the spinlock" : "without a lock", r->counter,
+	       locked ? (r->counter == 2 * RACE_INCREMENTS ?
+			 ", every increment counted" : ", increments LOST") :
+	       " (the race may lose increments)", races,
+	       races == 1 ? "" : "s");
+}
+
+static void demo_race(void)
+{
+	struct race_demo *r = kzalloc(sizeof(*r));
+	long races;
+
+	if (num_online_cpus() < 2 || !r) {
+		printk("demo: %s\n", r ? "a race needs two CPUs" :
+		       "out of memory");
+		kfree(r);
+		return;
+	}
+	spin_lock_init(&r->lock);
+	WRITE_ONCE(reports_expected, 1);
+	races = race_round(r, false);
+	WRITE_ONCE(reports_expected, 0);
+	if (races >= 0) {
+		race_explain(r, false, races);
+		races = race_round(r, true);
+	}
+	if (races >= 0)
+		race_explain(r, true, races);
+	else
+		printk("demo: could not start the tasks\n");
+#ifndef CONFIG_KCSAN
+	printk("demo: only the race detector's build (CONF=\"CONFIG_KCSAN=y\") "
+	       "reports the race itself.\n");
+#endif
+	kfree(r);
+}
+
 static void demo_usage(void)
 {
 	printk("usage: demo aa | abba | chain N (1..%d) | interrupt | starve "
-	       "| stop\n", CHAIN_MAX);
+	       "| race | stop\n", CHAIN_MAX);
 }
 
 void shell_demo(int argc, char **argv)
@@ -373,6 +500,8 @@ void shell_demo(int argc, char **argv)
 		demo_interrupt();
 	} else if (argc == 2 && !strcmp(what, "starve")) {
 		demo_starve();
+	} else if (argc == 2 && !strcmp(what, "race")) {
+		demo_race();
 	} else if (argc == 2 && !strcmp(what, "stop")) {
 		demo_stop();
 	} else {

@@ -26,7 +26,9 @@ means all of its values (see scripts/test.mk for the history):
     arch and the native build are selected and no CPU count was given;
   - each selected arch boots the lock-order validator's build (debug with
     CONFIG_PROVE_LOCKING=y) once, at its largest ARCH_TEST_CPUS count,
-    when the debug build is selected and no CPU count was given;
+    when the debug build is selected and no CPU count was given; so does
+    the race detector's build (debug with CONFIG_KCSAN=y), with its own
+    suite and the lock suites (KCSAN_SUITES);
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check,
     the verdict check, the GRUB check, the SD card check of each arch
@@ -62,6 +64,12 @@ WAY_IN_SUITES = "test=smp*,kernel*,timer*,mutex.*"
 # The lock-order validator rides on the debug build (docs/lockdep.md).
 PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
+# The race detector (docs/kcsan.md): its suite and the lock suites, whose
+# workers race on purpose and must still run clean. Not mutex_debug: its
+# misuse scenarios are no lock's normal use, and the lockdep boot runs
+# them.
+KCSAN = "CONFIG_KCSAN=y"
+KCSAN_SUITES = "test=kcsan.*,mutex.*,mutex_states.*,spinlock.*,semaphore.*,completion.*,wait.*"
 TORTURE_TIMEOUT = 3600
 
 
@@ -125,6 +133,7 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
             _add_console_check(plan, arch, BuildConfig(name, "debug"), "debug", timeout)
             _add_gdb_check(plan, arch, timeout)
             _add_prove_locking(plan, arch, timeout)
+            _add_kcsan(plan, arch, timeout)
     if UP_BUILD.arch in names and "native" in mutexes and sel.cpus is None \
             and UP_BUILD.arch in arches:
         plan.add_build(UP_BUILD)
@@ -162,6 +171,15 @@ def _add_prove_locking(plan, arch, timeout):
     plan.add_build(cfg)
     plan.boots.append(_expect_boot(f"{arch.name}-debug-lockdep-cpus{cpus}", cfg,
                                    arch.boot_image, cpus, timeout))
+
+
+def _add_kcsan(plan, arch, timeout):
+    """One boot of the race detector's suite and the lock suites under it."""
+    cfg = BuildConfig(arch.name, "debug", KCSAN)
+    cpus = max(arch.test_cpus)
+    plan.add_build(cfg)
+    plan.boots.append(_expect_boot(f"{arch.name}-debug-kcsan-cpus{cpus}", cfg,
+                                   arch.boot_image, cpus, timeout, KCSAN_SUITES))
 
 
 # The hung-task watchdog is a wall-clock limit: on a loaded host a case

@@ -33,6 +33,7 @@ class TestPlan(unittest.TestCase):
             expected += 1       # the debug build's console check
             expected += 1       # the gdb check (kgdb.py)
             expected += 1       # the lock-order validator's build
+            expected += 1       # the race detector's build
         expected += 1       # the uniprocessor kernel
         expected += 1       # i386's native console check
         self.assertEqual(len(plan.boots), expected)
@@ -46,6 +47,7 @@ class TestPlan(unittest.TestCase):
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
                           plan.builds)
+            self.assertIn(BuildConfig(arch, "debug", "CONFIG_KCSAN=y"), plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
                          ("CONFIG_SMP=n CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
@@ -131,7 +133,8 @@ class TestPlan(unittest.TestCase):
         self.assertEqual(names(plan), ["x86_64-debug-cpus1", "x86_64-debug-cpus4",
                                        "x86_64-debug-console-cpus2",
                                        "x86_64-debug-gdb-cpus2",
-                                       "x86_64-debug-lockdep-cpus4"])
+                                       "x86_64-debug-lockdep-cpus4",
+                                       "x86_64-debug-kcsan-cpus4"])
         gdb = plan.boots[3]
         self.assertTrue(gdb.gdb)
         self.assertRegex(gdb.append, r"(^| )kgdbwait( |$)")
@@ -139,10 +142,14 @@ class TestPlan(unittest.TestCase):
         self.assertEqual((boot.config, boot.cpus, boot.append),
                          (BuildConfig("x86_64", "debug", "CONFIG_PROVE_LOCKING=y"), 4,
                           "test=* expect_cpus=4 hung_task_timeout=0"))
+        kcsan = plan.boots[5]
+        self.assertEqual((kcsan.config, kcsan.cpus), (BuildConfig("x86_64", "debug",
+                                                                  "CONFIG_KCSAN=y"), 4))
+        self.assertTrue(kcsan.append.startswith("test=kcsan.*,mutex.*,"))
 
     def test_no_validator_without_the_debug_build(self):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
-        self.assertFalse(any("lockdep" in n for n in names(plan)))
+        self.assertFalse(any("lockdep" in n or "kcsan" in n for n in names(plan)))
 
     def test_builds_to_compare_use_the_largest_count_and_mutex_suites(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("null",)))

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data-race detector (CONFIG_KCSAN, kernel/kcsan/, docs/kcsan.md).
+ * The marking helpers, __no_kcsan and data_race(), are in compiler.h.
+ */
+#ifndef _KCSAN_H
+#define _KCSAN_H
+
+#include <types.h>
+
+/* The defaults of kcsan.skip= and kcsan.udelay= (docs/kcsan.md). */
+#define KCSAN_SKIP_DEFAULT	2000
+#define KCSAN_UDELAY_DEFAULT	20
+
+#ifdef CONFIG_KCSAN
+/* Watch one access in about this many, for this many microseconds. */
+extern unsigned int kcsan_skip;
+extern unsigned int kcsan_udelay;
+/* Races seen (printed or rate-limited) and reports printed, since boot. */
+extern unsigned long kcsan_races_seen;
+extern unsigned long kcsan_reports_printed;
+
+/* Starts watching, once every CPU is up. */
+void kcsan_init(void);
+/* kcsan.skip=N, kcsan.udelay=N on the command line; false if not ours. */
+bool kcsan_parse_option(const char *name, const char *value);
+#else
+static inline void kcsan_init(void) { }
+static inline bool kcsan_parse_option(const char *name, const char *value)
+{
+	return false;
+}
+#endif
+
+#endif

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data-race detector's runtime (CONFIG_KCSAN, docs/kcsan.md).
+ *
+ * The compiler puts a call to __tsan_readN or __tsan_writeN before every
+ * plain load and store of the instrumented kernel. Most calls only look
+ * whether another CPU is watching the bytes they are about to touch. One
+ * in about kcsan_skip arms a watchpoint on its address instead, and
+ * stalls its CPU for kcsan_udelay microseconds: an access by another CPU
+ * to the same bytes in that window, one of the two a write, is a data
+ * race; so is a value that changed meanwhile, when the writer was not
+ * instrumented. Marked accesses (volatile, so READ_ONCE and WRITE_ONCE,
+ * and atomics) hit watchpoints but never arm one: two marked accesses
+ * never race. data_race() and __no_kcsan keep code out altogether.
+ *
+ * Nothing here is instrumented (kernel/kcsan/Kbuild), and nothing
+ * before kcsan_init() is watched: the per-CPU state that the runtime
+ * reads (thread_info's cpu) is set up only then on every CPU.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <arch.h>
+#include <irqflags.h>
+#include <kcsan.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include "kcsan.h"
+
+unsigned int kcsan_skip = KCSAN_SKIP_DEFAULT;
+unsigned int kcsan_udelay = KCSAN_UDELAY_DEFAULT;
+static bool kcsan_enabled;
+
+/*
+ * The watchpoints: one slot per 8-byte granule of the address space,
+ * modulo the number of slots. A slot's word holds its state in the low
+ * bits and a generation above them, which every arming bumps, so that a
+ * CPU that saw a watchpoint armed cannot claim a later one by mistake.
+ */
+#define KCSAN_SLOTS		64
+#define KCSAN_GRANULE		8
+#define WP_STATE_MASK		7UL
+#define WP_GEN_STEP		8UL
+
+enum wp_state {
+	WP_FREE,		/* nobody watches */
+	WP_SETUP,		/* its owner fills it in, or reports */
+	WP_ARMED,		/* watching: the fields below hold */
+	WP_CONSUMED,		/* hit: the other CPU fills in "other" */
+	WP_FILLED,		/* hit, "other" filled in */
+};
+
+struct kcsan_watchpoint {
+	unsigned long word;
+	unsigned long addr;
+	unsigned int size;
+	bool write;
+	int cpu;
+	struct kcsan_access other;
+};
+
+static struct kcsan_watchpoint watchpoints[KCSAN_SLOTS];
+
+/* Per CPU: accesses left until the next watch, and its random state. */
+static long skip_left[NR_CPUS];
+static u32 rand_state[NR_CPUS];
+
+/* The kinds of access, as the entry points pass them. */
+#define KCSAN_WRITE		1
+#define KCSAN_MARKED		2
+#define KCSAN_RANGE		4	/* checked, never watched */
+
+static unsigned int slot_of(unsigned long addr)
+{
+	return (addr / KCSAN_GRANULE) % KCSAN_SLOTS;
+}
+
+static unsigned long wp_load(struct kcsan_watchpoint *wp)
+{
+	return __atomic_load_n(&wp->word, __ATOMIC_ACQUIRE);
+}
+
+static bool wp_move(struct kcsan_watchpoint *wp, unsigned long from,
+		    unsigned long to)
+{
+	return __atomic_compare_exchange_n(&wp->word, &from, to, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static void wp_set(struct kcsan_watchpoint *wp, unsigned long to)
+{
+	__atomic_store_n(&wp->word, to, __ATOMIC_RELEASE);
+}
+
+static unsigned long wp_with_state(unsigned long word, enum wp_state s)
+{
+	return (word & ~WP_STATE_MASK) | s;
+}
+
+/*
+ * Who accesses, and from where: the return address of the __tsan_*
+ * call is in the function that accessed, the frame chain from the entry
+ * point's frame gives the rest of the stack.
+ */
+static void fill_access(struct kcsan_access *a, unsigned long addr,
+			unsigned int size, int type, unsigned long fp)
+{
+	struct thread_info *ti = current_thread_info();
+
+	a->addr = addr;
+	a->size = size;
+	a->write = type & KCSAN_WRITE;
+	a->marked = type & KCSAN_MARKED;
+	a->cpu = ti->cpu;
+	a->pid = ti->task->pid;
+	memcpy(a->comm, ti->task->comm, sizeof(a->comm));
+	a->depth = arch_stack_trace(fp, a->stack, KCSAN_STACK_DEPTH);
+}
+
+static bool overlaps(unsigned long a, unsigned int asize, unsigned long b,
+		     unsigned int bsize)
+{
+	return a < b + bsize && b < a + asize;
+}
+
+/*
+ * Takes the watchpoint in this slot if it conflicts with the access,
+ * and leaves this side of the race in it for the watcher to report.
+ * Interrupts are off: the watcher waits for WP_FILLED.
+ */
+static bool consume_watchpoint(unsigned int slot, unsigned long addr,
+			       unsigned int size, int type, unsigned long fp)
+{
+	struct kcsan_watchpoint *wp = &watchpoints[slot];
+	unsigned long word = wp_load(wp);
+
+	if ((word & WP_STATE_MASK) != WP_ARMED)
+		return false;
+	if (wp->cpu == (int)current_thread_info()->cpu ||
+	    !overlaps(wp->addr, wp->size, addr, size) ||
+	    !(wp->write || (type & KCSAN_WRITE)))
+		return false;
+	if (!wp_move(wp, word, wp_with_state(word, WP_CONSUMED)))
+		return false;
+	fill_access(&wp->other, addr, size, type, fp);
+	wp_set(wp, wp_with_state(word, WP_FILLED));
+	return true;
+}
+
+/* The slots an access can touch: an access never spans more than two. */
+static bool find_watchpoint(unsigned long addr, unsigned int size, int type,
+			    unsigned long fp)
+{
+	unsigned int first = slot_of(addr), last = slot_of(addr + size - 1);
+
+	if (consume_watchpoint(first, addr, size, type, fp))
+		return true;
+	return last != first &&
+	       consume_watchpoint(last, addr, size, type, fp);
+}
+
+/* The next gap between watches: kcsan_skip, give or take a quarter. */
+static long next_skip(unsigned int cpu)
+{
+	u32 x = rand_state[cpu] ?: cpu * 2654435761U + 1;
+	unsigned int spread = kcsan_skip / 2 + 1;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	rand_state[cpu] = x;
+	return kcsan_skip - kcsan_skip / 4 + x % spread;
+}
+
+/* The bytes under watch, read so that a bad address cannot fault. */
+static bool read_value(unsigned long addr, unsigned int size, u64 *val)
+{
+	*val = 0;
+	return size <= sizeof(*val) &&
+	       !arch_copy_nofault(val, (const void *)addr, size);
+}
+
+/* The CPU that hit our watchpoint is filling in its side: not for long. */
+static void wait_filled(struct kcsan_watchpoint *wp)
+{
+	while ((wp_load(wp) & WP_STATE_MASK) != WP_FILLED)
+		cpu_relax();
+}
+
+/*
+ * Arms the slot's watchpoint on this access, stalls, and reports what
+ * hit it or changed the value meanwhile. Only an access inside one
+ * granule is watched, so that one slot covers it.
+ */
+static void watch(unsigned long addr, unsigned int size, int type,
+		  unsigned long fp)
+{
+	struct kcsan_watchpoint *wp = &watchpoints[slot_of(addr)];
+	unsigned long word = wp_load(wp), armed;
+	struct kcsan_access me;
+	bool hit, changed;
+	u64 old, new;
+
+	if ((word & WP_STATE_MASK) != WP_FREE ||
+	    slot_of(addr + size - 1) != slot_of(addr))
+		return;
+	word = wp_with_state(word + WP_GEN_STEP, WP_SETUP);
+	if (!wp_move(wp, wp_with_state(word - WP_GEN_STEP, WP_FREE), word))
+		return;
+	wp->addr = addr;
+	wp->size = size;
+	wp->write = type & KCSAN_WRITE;
+	wp->cpu = current_thread_info()->cpu;
+	armed = wp_with_state(word, WP_ARMED);
+	wp_set(wp, armed);
+
+	changed = read_value(addr, size, &old);
+	udelay(READ_ONCE(kcsan_udelay));
+	changed = changed && read_value(addr, size, &new) && old != new;
+
+	hit = !wp_move(wp, armed, word);
+	if (hit)
+		wait_filled(wp);
+	if (hit || changed) {
+		fill_access(&me, addr, size, type, fp);
+		kcsan_report(&me, hit ? &wp->other : NULL, changed, old, new);
+	}
+	wp_set(wp, wp_with_state(word, WP_FREE));
+}
+
+/*
+ * Every instrumented access comes here. Interrupts stay off while the
+ * runtime works, and the task's kcsan_disable count is raised, so that
+ * nothing it calls (udelay, printk) comes back in, and the CPU number
+ * stays true.
+ */
+static __always_inline void check_access(unsigned long addr,
+					 unsigned int size, int type,
+					 unsigned long fp)
+{
+	struct thread_info *ti = current_thread_info();
+	unsigned long flags;
+
+	if (!READ_ONCE(kcsan_enabled) || ti->kcsan_disable || !size)
+		return;
+	flags = arch_local_irq_save();
+	ti->kcsan_disable++;
+	if (!find_watchpoint(addr, size, type, fp) &&
+	    !(type & (KCSAN_MARKED | KCSAN_RANGE)) && --skip_left[ti->cpu] <= 0) {
+		skip_left[ti->cpu] = next_skip(ti->cpu);
+		/* The unmapped first page: let the access itself fault. */
+		if (addr >= 4096)
+			watch(addr, size, type, fp);
+	}
+	ti->kcsan_disable--;
+	arch_local_irq_restore(flags);
+}
+
+void kcsan_disable_current(void)
+{
+	current_thread_info()->kcsan_disable++;
+	barrier();
+}
+
+void kcsan_enable_current(void)
+{
+	barrier();
+	current_thread_info()->kcsan_disable--;
+}
+
+void kcsan_init(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		skip_left[cpu] = next_skip(cpu);
+	printk("kcsan: watching one access in about %u, for %u us\n",
+	       kcsan_skip, kcsan_udelay);
+	__atomic_store_n(&kcsan_enabled, true, __ATOMIC_RELEASE);
+}
+
+/* A setting out of range is refused with a word, never guessed at. */
+static void set_setting(const char *name, unsigned int *v, const char *value,
+			unsigned long min, unsigned long max)
+{
+	char *end;
+	unsigned long n = simple_strtoul(value, &end, 0);
+
+	if (!*value || *end || n < min || n > max) {
+		printk("Bad value for %s=%s (a number from %lu to %lu): ignored\n",
+		       name, value, min, max);
+		return;
+	}
+	*v = n;
+}
+
+bool kcsan_parse_option(const char *name, const char *value)
+{
+	if (!strcmp(name, "kcsan.skip"))
+		set_setting(name, &kcsan_skip, value, 1, 1000000);
+	else if (!strcmp(name, "kcsan.udelay"))
+		set_setting(name, &kcsan_udelay, value, 1, 10000);
+	else
+		return false;
+	return true;
+}
+
+/*
+ * The entry points the compiler calls, each before its access. The
+ * frame of the entry point starts the stack of the report, so that its
+ * first entry is the function that accessed.
+ */
+#define FP()	((unsigned long)__builtin_frame_address(0))
+
+#define DEFINE_TSAN_ENTRY(name, size, type)				\
+void __tsan_##name(void *p);						\
+void __tsan_##name(void *p)						\
+{									\
+	check_access((unsigned long)p, size, type, FP());		\
+}
+
+#define DEFINE_TSAN_ACCESS(size)					\
+DEFINE_TSAN_ENTRY(read##size, size, 0)					\
+DEFINE_TSAN_ENTRY(write##size, size, KCSAN_WRITE)			\
+DEFINE_TSAN_ENTRY(unaligned_read##size, size, 0)			\
+DEFINE_TSAN_ENTRY(unaligned_write##size, size, KCSAN_WRITE)		\
+DEFINE_TSAN_ENTRY(volatile_read##size, size, KCSAN_MARKED)		\
+DEFINE_TSAN_ENTRY(volatile_write##size, size, KCSAN_WRITE | KCSAN_MARKED) \
+DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, KCSAN_MARKED)	\
+DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size,		\
+		  KCSAN_WRITE | KCSAN_MARKED)
+
+DEFINE_TSAN_ACCESS(1)
+DEFINE_TSAN_ACCESS(2)
+DEFINE_TSAN_ACCESS(4)
+DEFINE_TSAN_ACCESS(8)
+DEFINE_TSAN_ACCESS(16)
+
+/*
+ * A range (a struct copied whole): only checked against watchpoints,
+ * granule by granule, never watched itself.
+ */
+static void check_range(unsigned long addr, size_t size, int type,
+			unsigned long fp)
+{
+	size_t done;
+
+	for (done = 0; done < size; done += KCSAN_GRANULE) {
+		unsigned int n = min(size - done, (size_t)KCSAN_GRANULE);
+
+		check_access(addr + done, n, type | KCSAN_RANGE, fp);
+	}
+}
+
+void __tsan_read_range(void *p, size_t size);
+void __tsan_read_range(void *p, size_t size)
+{
+	check_range((unsigned long)p, size, 0, FP());
+}
+
+void __tsan_write_range(void *p, size_t size);
+void __tsan_write_range(void *p, size_t size)
+{
+	check_range((unsigned long)p, size, KCSAN_WRITE, FP());
+}
+
+/*
+ * The atomic builtins (__atomic_*) become calls too: each does its
+ * operation, sequentially consistent whatever order it asked for, as a
+ * marked access. The kernel uses only the 32-bit ones, and on 64-bit
+ * arches the long ones.
+ */
+#define DEFINE_TSAN_ATOMIC_RMW(bits, op, builtin)			\
+u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo); \
+u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo) \
+{									\
+	check_access((unsigned long)p, bits / 8,			\
+		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+	return builtin(p, v, __ATOMIC_SEQ_CST);				\
+}
+
+#define DEFINE_TSAN_ATOMIC(bits)					\
+u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo);	\
+u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo)	\
+{									\
+	check_access((unsigned long)p, bits / 8, KCSAN_MARKED, FP());	\
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);			\
+}									\
+void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo); \
+void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo) \
+{									\
+	check_access((unsigned long)p, bits / 8,			\
+		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);			\
+}									\
+int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
+		u##bits *old, u##bits v, int mo, int fail_mo);		\
+int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
+		u##bits *old, u##bits v, int mo, int fail_mo)		\
+{									\
+	check_access((unsigned long)p, bits / 8,			\
+		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+	return __atomic_compare_exchange_n(p, old, v, false,		\
+			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+}									\
+DEFINE_TSAN_ATOMIC_RMW(bits, exchange, __atomic_exchange_n)		\
+DEFINE_TSAN_ATOMIC_RMW(bits, fetch_add, __atomic_fetch_add)		\
+DEFINE_TSAN_ATOMIC_RMW(bits, fetch_sub, __atomic_fetch_sub)		\
+DEFINE_TSAN_ATOMIC_RMW(bits, fetch_and, __atomic_fetch_and)		\
+DEFINE_TSAN_ATOMIC_RMW(bits, fetch_or, __atomic_fetch_or)
+
+DEFINE_TSAN_ATOMIC(32)
+#ifdef __LP64__
+DEFINE_TSAN_ATOMIC(64)
+#endif
+
+/* The instrumentation's constructor calls it; the linker drops the call. */
+void __tsan_init(void);
+void __tsan_init(void)
+{
+}
