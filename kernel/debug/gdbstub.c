@@ -332,7 +332,8 @@ static void set_thread(struct session *s, const char *args)
 static void query(struct session *s, const char *q)
 {
 	if (!strncmp(q, "qSupported", 10))
-		snprintf(out_buf, sizeof(out_buf), "PacketSize=%x", PACKET_SIZE);
+		snprintf(out_buf, sizeof(out_buf), "PacketSize=%x;vContSupported+",
+			 PACKET_SIZE);
 	else if (!strcmp(q, "qfThreadInfo"))
 		thread_list(s, true);
 	else if (!strcmp(q, "qsThreadInfo"))
@@ -492,6 +493,47 @@ static int resume_at(struct session *s, const char *args)
 	return 0;
 }
 
+/* Let the kernel go on: false (and an error reply) if it cannot step. */
+static bool resume(struct session *s, bool step, enum gdb_resume *how)
+{
+	if (step && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
+		reply_error(-EINVAL);	/* cannot step this one */
+		return false;
+	}
+	*how = step ? GDB_RESUME_STEP : GDB_RESUME_CONTINUE;
+	gdb_waiting = true;
+	return true;
+}
+
+/*
+ * vCont;action[:thread];...: whether the action for the CPU that trapped
+ * is a step. Advertising vCont's s is what makes gdb step with it on ARM,
+ * rather than planting its own breakpoint at the next instruction. The
+ * first action naming this CPU's task, or none, applies; the others wait
+ * parked as with s. A signal (C, S) is not delivered: the kernel has none.
+ */
+static bool vcont_steps(struct session *s, const char *p)
+{
+	unsigned long self = task_tid(kgdb_cpus[s->cpu].task);
+
+	while (*p) {
+		char action = *p++;
+		unsigned long sig, tid;
+		bool mine = true;
+
+		if (action == 'C' || action == 'S')
+			parse_hex(&p, &sig);
+		if (parse_sep(&p, ':') && *p != '-')	/* -1: every thread */
+			mine = parse_hex(&p, &tid) && tid == self;
+		if (mine)
+			return action == 's' || action == 'S';
+		p = strchr(p, ';');
+		if (!p++)
+			break;
+	}
+	return false;
+}
+
 static bool command(struct session *s, const char *p, enum gdb_resume *how)
 {
 	out_buf[0] = '\0';
@@ -539,13 +581,16 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 			reply_error(-EINVAL);
 			break;
 		}
-		if (*p == 's' && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
-			reply_error(-EINVAL);	/* cannot step this one */
-			break;
-		}
-		*how = *p == 's' ? GDB_RESUME_STEP : GDB_RESUME_CONTINUE;
-		gdb_waiting = true;
-		return true;
+		if (resume(s, *p == 's', how))
+			return true;
+		break;
+	case 'v':
+		if (!strcmp(p, "vCont?"))
+			strcpy(out_buf, "vCont;c;C;s;S");
+		else if (!strncmp(p, "vCont;", 6) &&
+			 resume(s, vcont_steps(s, p + 6), how))
+			return true;
+		break;
 	case 'D':
 		kgdb_remove_all_breakpoints();
 		gdb_waiting = false;
