@@ -2,6 +2,7 @@
 
   run           boot one kernel, its serial console on this terminal; exit with its status
   gdb           QEMU halted with its gdb stub, gdb-multiarch attached
+  kgdb          boot with the kernel's own gdb stub on a socket; the gdb command
   test          the test matrix, or the part of it selected
   torture       the lock suites, many times the work of test
   bench         the benchmarks: CSV, plots, a table
@@ -68,6 +69,7 @@ def parser():
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run(sub)
     _add_gdb(sub)
+    _add_kgdb(sub)
     _add_test(sub)
     _add_bench(sub)
     p = sub.add_parser("check-runner", help="the runner checks itself")
@@ -121,6 +123,18 @@ def _add_gdb(sub):
     p.add_argument("--append", default="", help="kernel command line")
     p.add_argument("--batch", action="store_true",
                    help="stop at start_kernel, print pc and a backtrace, end")
+
+
+def _add_kgdb(sub):
+    p = sub.add_parser("kgdb", help="the kernel's gdb stub on a socket, the gdb command")
+    p.add_argument("--arch", required=True)
+    p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
+    p.add_argument("--cpus", default="2", help="CPU count (default 2)")
+    p.add_argument("--port", type=int, help="the stub's port (default: a free one)")
+    p.add_argument("--append", default="", help="kernel command line (kgdb is added)")
+    p.add_argument("--gdb", action="store_true",
+                   help="boot with kgdbwait, the console to a log, and start gdb here")
+    _add_accel(p)
 
 
 def _add_test(sub):
@@ -246,6 +260,24 @@ def cmd_gdb(ap, arches, opts):
                    append=opts.append)
 
 
+def cmd_kgdb(ap, arches, opts):
+    """The kernel's stub on a socket; gdb's command printed or run."""
+    _check_arches(ap, arches, [opts.arch])
+    cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
+    if opts.port is not None and not 0 < opts.port < 65536:
+        ap.error(f"port {opts.port} is not a TCP port")
+    limit = qemu.command_line_max(ROOT)
+    append = gdb.kgdb_append(opts.append, opts.gdb)
+    if len(append) > limit:
+        ap.error(f"the kernel command line has {len(append)} characters; "
+                 f"the kernel takes at most {limit}")
+    accel, note = qemu.choose_accel(opts.accel, arches[opts.arch])
+    if note:
+        print(note, file=sys.stderr)
+    return gdb.run_kgdb(arches[opts.arch], _path(opts.builddir), cpus, opts.port,
+                        opts.gdb, accel, opts.append)
+
+
 def cmd_test(ap, arches, opts):
     """The test matrix."""
     sel = _selection(ap, arches, opts)
@@ -358,7 +390,7 @@ def cmd_check_labs(ap, arches, opts):
 
 
 COMMANDS = {
-    "run": cmd_run, "gdb": cmd_gdb, "test": cmd_test, "torture": cmd_torture,
+    "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
     "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
     "check-labs": cmd_check_labs,
@@ -380,7 +412,7 @@ def main(argv=None):
     except (OSError, arches_mod.ArchError) as e:
         print(f"mutexos: {e}", file=sys.stderr)
         return 2
-    if opts.command not in ("run", "gdb"):
+    if opts.command not in ("run", "gdb", "kgdb"):
         signal.signal(signal.SIGTERM, _interrupt)
     try:
         return COMMANDS[opts.command](ap, arches, opts)
