@@ -13,7 +13,9 @@
  * ARMv7 has no single-step bit that works without a debug monitor, so a
  * step plants a breakpoint at the instruction that runs next, decoding
  * the branches: B, BL, BX, BLX (register), LDM and LDR into pc, MOV pc.
- * An instruction that writes pc in another way is refused.
+ * An instruction that writes pc in another way is refused. gdb leaves
+ * steps to the stub (vCont, gdbstub.c), so an ldrex..strex sequence can
+ * run as one step.
  */
 #include <kernel.h>
 #include <errno.h>

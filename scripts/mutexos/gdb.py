@@ -178,9 +178,10 @@ def kgdb_append(append, wait):
 
 
 def attach_argv(arch, symbols, target):
-    """The gdb command that attaches to the kernel's stub at target."""
+    """The gdb command that attaches to the kernel's stub at target; its
+    paths relative to the tree's top, where make runs it."""
     return ["gdb-multiarch", "-q", "-ex", f"set architecture {arch.gdb}",
-            "-ex", f"file {symbols}", "-ex", f"source {HELPERS}",
+            "-ex", f"file {symbols}", "-ex", f"source {os.path.relpath(HELPERS)}",
             "-ex", f"mx-attach {target}"]
 
 
