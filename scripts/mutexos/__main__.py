@@ -114,24 +114,26 @@ def _add_run(sub):
     _add_accel(p)
 
 
-def _add_gdb(sub):
-    p = sub.add_parser("gdb", help="QEMU halted, gdb-multiarch attached")
+def _add_stub_options(p, cpus, port_help, append_help):
+    """What make gdb and make kgdb both take."""
     p.add_argument("--arch", required=True)
     p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
-    p.add_argument("--cpus", default="1", help="CPU count (default 1)")
-    p.add_argument("--port", type=int, help="gdb stub port (default: a free one)")
-    p.add_argument("--append", default="", help="kernel command line")
+    p.add_argument("--cpus", default=cpus, help=f"CPU count (default {cpus})")
+    p.add_argument("--port", type=int, help=port_help)
+    p.add_argument("--append", default="", help=append_help)
+
+
+def _add_gdb(sub):
+    p = sub.add_parser("gdb", help="QEMU halted, gdb-multiarch attached")
+    _add_stub_options(p, "1", "gdb stub port (default: a free one)", "kernel command line")
     p.add_argument("--batch", action="store_true",
                    help="stop at start_kernel, print pc and a backtrace, end")
 
 
 def _add_kgdb(sub):
     p = sub.add_parser("kgdb", help="the kernel's gdb stub on a socket, the gdb command")
-    p.add_argument("--arch", required=True)
-    p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
-    p.add_argument("--cpus", default="2", help="CPU count (default 2)")
-    p.add_argument("--port", type=int, help="the stub's port (default: a free one)")
-    p.add_argument("--append", default="", help="kernel command line (kgdb is added)")
+    _add_stub_options(p, "2", "the stub's port (default: a free one)",
+                      "kernel command line (kgdb is added)")
     p.add_argument("--gdb", action="store_true",
                    help="boot with kgdbwait, the console to a log, and start gdb here")
     _add_accel(p)
@@ -246,31 +248,29 @@ def cmd_run(ap, arches, opts):
     return qemu.run_interactive(argv, arch, session)
 
 
-def cmd_gdb(ap, arches, opts):
-    """QEMU and gdb."""
+def _check_stub_options(ap, arches, opts, append):
+    """The CPU count of make gdb's or make kgdb's options, or exit 2."""
     _check_arches(ap, arches, [opts.arch])
     cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
     if opts.port is not None and not 0 < opts.port < 65536:
         ap.error(f"port {opts.port} is not a TCP port")
     limit = qemu.command_line_max(ROOT)
-    if len(opts.append) > limit:
-        ap.error(f"the kernel command line has {len(opts.append)} characters; "
+    if len(append) > limit:
+        ap.error(f"the kernel command line has {len(append)} characters; "
                  f"the kernel takes at most {limit}")
+    return cpus
+
+
+def cmd_gdb(ap, arches, opts):
+    """QEMU and gdb."""
+    cpus = _check_stub_options(ap, arches, opts, opts.append)
     return gdb.run(arches[opts.arch], _path(opts.builddir), cpus, opts.port, opts.batch,
                    append=opts.append)
 
 
 def cmd_kgdb(ap, arches, opts):
     """The kernel's stub on a socket; gdb's command printed or run."""
-    _check_arches(ap, arches, [opts.arch])
-    cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
-    if opts.port is not None and not 0 < opts.port < 65536:
-        ap.error(f"port {opts.port} is not a TCP port")
-    limit = qemu.command_line_max(ROOT)
-    append = gdb.kgdb_append(opts.append, opts.gdb)
-    if len(append) > limit:
-        ap.error(f"the kernel command line has {len(append)} characters; "
-                 f"the kernel takes at most {limit}")
+    cpus = _check_stub_options(ap, arches, opts, gdb.kgdb_append(opts.append, opts.gdb))
     accel, note = qemu.choose_accel(opts.accel, arches[opts.arch])
     if note:
         print(note, file=sys.stderr)
