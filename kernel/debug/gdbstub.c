@@ -506,30 +506,20 @@ static bool resume(struct session *s, bool step, enum gdb_resume *how)
 }
 
 /*
- * vCont;action[:thread];...: whether the action for the CPU that trapped
- * is a step. Advertising vCont's s is what makes gdb step with it on ARM,
- * rather than planting its own breakpoint at the next instruction. The
- * first action naming this CPU's task, or none, applies; the others wait
- * parked as with s. A signal (C, S) is not delivered: the kernel has none.
+ * vCont;action[:thread];...: whether an action is a step. Advertising
+ * vCont's s is what makes gdb step with it on ARM, rather than plant its
+ * own breakpoint at the next instruction. As with s and Hc, the step is
+ * the trapping CPU's whichever thread it names (gdb sends "s:N;c": N is
+ * the thread it stopped in); the others wait parked. A signal (C, S) is
+ * not delivered: the kernel has none.
  */
-static bool vcont_steps(struct session *s, const char *p)
+static bool vcont_steps(const char *p)
 {
-	unsigned long self = task_tid(kgdb_cpus[s->cpu].task);
-
-	while (*p) {
-		char action = *p++;
-		unsigned long sig, tid;
-		bool mine = true;
-
-		if (action == 'C' || action == 'S')
-			parse_hex(&p, &sig);
-		if (parse_sep(&p, ':') && *p != '-')	/* -1: every thread */
-			mine = parse_hex(&p, &tid) && tid == self;
-		if (mine)
-			return action == 's' || action == 'S';
-		p = strchr(p, ';');
-		if (!p++)
-			break;
+	for (; p; p = strchr(p, ';')) {
+		if (*p == ';')
+			p++;
+		if (*p == 's' || *p == 'S')
+			return true;
 	}
 	return false;
 }
@@ -588,7 +578,7 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 		if (!strcmp(p, "vCont?"))
 			strcpy(out_buf, "vCont;c;C;s;S");
 		else if (!strncmp(p, "vCont;", 6) &&
-			 resume(s, vcont_steps(s, p + 6), how))
+			 resume(s, vcont_steps(p + 6), how))
 			return true;
 		break;
 	case 'D':
