@@ -73,7 +73,7 @@ MX := PYTHONPATH=$(CURDIR)/scripts python3 -m mutexos
 CHECK_TOOLS := scripts/check-tools.sh
 
 .DEFAULT_GOAL := all
-.PHONY: all run gdb menuconfig sizes clean help tools print-builddir
+.PHONY: all run gdb kgdb menuconfig sizes clean help tools print-builddir
 # ARCH_EXTRA_IMAGES: what else an arch builds beside the kernel (arch.mk)
 all: $(O)/kernel.elf $(ARCH_EXTRA_IMAGES)
 
@@ -254,6 +254,13 @@ gdb: all
 	$(Q)$(MX) gdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) --append "$(APPEND)" \
 		$(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB_BATCH)),--batch)
 
+# The kernel's own stub on a socket; GDB=1 also starts gdb (docs/gdb.md).
+GDB ?=
+kgdb: all
+	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
+	$(Q)$(MX) kgdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) --append "$(APPEND)" \
+		--accel $(ACCEL) $(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB)),--gdb)
+
 # ---------------------------------------------------------------- matrices
 # make test, torture and bench check the tools of every arch they are
 # about to build, once, before building anything; then the Python side
@@ -413,6 +420,7 @@ help:
 	@echo '  run            build, boot in QEMU to the console prompt (Ctrl-A x quits)'
 	@echo '  test           the test matrix (the part that ARCH, MUTEX, CPUS select)'
 	@echo '  gdb            QEMU halted with its gdb stub, gdb-multiarch attached'
+	@echo '  kgdb           boot with the kernel'"'"'s gdb stub on a socket; prints the gdb command'
 	@echo '  menuconfig     change the Kconfig options of one configuration'
 	@echo '  sizes          fastpath instructions, mutex.o size, sizeof'
 	@echo '  bench          benchmarks, CSV and plots under build/bench'
@@ -436,6 +444,7 @@ help:
 	@echo '  IMAGE=file     run another image of the build folder (arm: kernel7.img)'
 	@echo '  ACCEL=tcg|kvm  QEMU accelerator (kvm where /dev/kvm works)'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
+	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'
 	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
 	@echo '  V=1            show the commands'
 	@echo

@@ -7,6 +7,11 @@
  * (irq_exit() preempts): the interrupted context waits on its own stack
  * until its task runs again, and IRQ mode's banked lr and spsr are free
  * for the next interrupt as soon as the stub has saved them.
+ *
+ * The CFI (in .debug_frame) lets gdb unwind from the handler through the
+ * frame into the interrupted code: a signal frame (the saved pc is the
+ * instruction to run next, not a return address) whose registers are
+ * in the struct pt_regs that r4 points to while the handler runs.
  */
 #include <asm/ptrace.h>
 
@@ -30,6 +35,16 @@
 	str	lr, [sp, #PT_LR]
 .endm
 
+/* From the call's setup to its return: the frame's registers, for gdb. */
+.macro frame_cfi
+	.cfi_def_cfa r4, PT_REGS_SIZE	@ the interrupted sp
+	.irp reg, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+	.cfi_offset r\reg, PT_R0 + 4 * \reg - PT_REGS_SIZE
+	.endr
+	.cfi_offset lr, PT_LR - PT_REGS_SIZE
+	.cfi_offset pc, PT_PC - PT_REGS_SIZE
+.endm
+
 /* Back to the interrupted code, with the pc and cpsr in the frame. */
 .macro restore_regs
 	clrex				@ no ldrex of the interrupted code survives
@@ -44,16 +59,22 @@
  * faulting instruction and moved the frame's pc to its fixup.
  */
 .macro fault kind, lr_adjust
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_return_column pc
 	save_regs \lr_adjust
 	mov	r4, sp			@ r4 survives the call
+	frame_cfi
 	bic	sp, sp, #7		@ the AAPCS wants an 8-byte aligned sp
 	mov	r0, r4
 	mov	r1, #\kind
 	bl	arm_handle_fault
 	mov	sp, r4
 	restore_regs
+	.cfi_endproc
 .endm
 
+	.cfi_sections .debug_frame
 	.text
 	.arm
 	.balign 32
@@ -87,10 +108,15 @@ vec_svc:
 	movs	pc, lr
 
 vec_irq:
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_return_column pc
 	save_regs 4
 	mov	r4, sp			@ r4 survives the call
+	frame_cfi
 	bic	sp, sp, #7
 	mov	r0, r4
 	bl	arm_handle_irq
 	mov	sp, r4
 	restore_regs
+	.cfi_endproc

@@ -13,7 +13,9 @@
  * ARMv7 has no single-step bit that works without a debug monitor, so a
  * step plants a breakpoint at the instruction that runs next, decoding
  * the branches: B, BL, BX, BLX (register), LDM and LDR into pc, MOV pc.
- * An instruction that writes pc in another way is refused.
+ * An instruction that writes pc in another way is refused. gdb leaves
+ * steps to the stub (vCont, gdbstub.c), so an ldrex..strex sequence can
+ * run as one step.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -160,8 +162,33 @@ void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p)
 
 /* ---- single steps ---- */
 
-static unsigned long step_addr;		/* 0: no step in progress */
-static u8 step_saved[4];
+/*
+ * A step plants breakpoints where execution may go next: one, or the
+ * exits of an exclusive sequence (below). The stepping CPU runs with its
+ * IRQs masked meanwhile, so that an interrupt's code (the tick takes
+ * spinlocks too) cannot run into a step breakpoint; the I bit the code
+ * had comes back when the step ends.
+ */
+#define MAX_STEP_BREAKS	4
+#define MAX_EXCLUSIVE	16	/* instructions from an ldrex to its loop's end */
+
+static struct {
+	unsigned long addr;
+	u8 saved[4];
+} step_breaks[MAX_STEP_BREAKS];
+static int nr_step_breaks;
+static u32 step_insn;		/* the instruction the step started at */
+static u32 step_irq_bit;	/* CPSR.I of the stepped code */
+
+static bool step_planted_at(unsigned long addr)
+{
+	int i;
+
+	for (i = 0; i < nr_step_breaks; i++)
+		if (step_breaks[i].addr == addr)
+			return true;
+	return false;
+}
 
 static bool cond_passes(u32 insn, u32 cpsr)
 {
@@ -257,24 +284,163 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
 	return *next & 1 ? -EINVAL : 0;
 }
 
+/* LDREX{,B,H,D} and STREX{,B,H,D}, ARM encodings. */
+static bool is_ldrex(u32 insn)
+{
+	return (insn & 0x0f900fff) == 0x01900f9f;
+}
+
+static bool is_strex(u32 insn)
+{
+	return (insn & 0x0f900ff0) == 0x01800f90;
+}
+
+/* Whether insn may write pc: a branch, or anything with pc as its Rd. */
+static bool writes_pc(u32 insn)
+{
+	return insn >> 28 == 0xf ||
+	       (insn & 0x0e000000) == 0x0a000000 ||	/* B, BL */
+	       (insn & 0x0ffffff0) == 0x012fff10 ||	/* BX */
+	       (insn & 0x0ffffff0) == 0x012fff30 ||	/* BLX register */
+	       (insn & 0x0e108000) == 0x08108000 ||	/* LDM with pc */
+	       ((insn & 0x0c00f000) == 0x0000f000 &&	/* ALU op to pc */
+		(insn & 0x0db0f000) != 0x0120f000) ||	/* (not MSR) */
+	       (insn & 0x0c10f000) == 0x0410f000;	/* LDR pc */
+}
+
+/*
+ * The exits of the exclusive sequence starting at the ldrex at pc: the
+ * instruction after its strex, or after the branch that retries it
+ * (found within 3 instructions of the strex), and the targets of its
+ * other conditional branches. A break between an ldrex and its strex
+ * clears the exclusive monitor on the exception return, so stepping
+ * into the sequence would make every strex fail: it runs as one step.
+ * The number of exits, or 0 for a sequence this cannot follow (another
+ * kind of branch in it, no strex): it is then stepped one instruction
+ * at a time.
+ */
+static int exclusive_exits(unsigned long pc, unsigned long *exits)
+{
+	unsigned long addr, end = 0, strex_at = 0;
+	int n = 0;
+	u32 insn;
+
+	for (addr = pc + 4; addr < pc + 4 * MAX_EXCLUSIVE && !end; addr += 4) {
+		if (copy_from_kernel_nofault(&insn, (void *)addr, 4) ||
+		    is_ldrex(insn))
+			return 0;
+		if (is_strex(insn))
+			strex_at = addr;
+		if ((insn & 0x0f000000) == 0x0a000000 && insn >> 28 != 0xe) {
+			unsigned long to = addr + 8 + ((s32)(insn << 8) >> 6);
+
+			if (to >= pc && to <= addr && strex_at)
+				end = addr;		/* the retry */
+			else if (to < pc || to > addr)
+				exits[n++] = to;
+			if (n == MAX_STEP_BREAKS)
+				return 0;
+		} else if (writes_pc(insn)) {
+			return 0;
+		} else if (strex_at && addr == strex_at + 12) {
+			end = strex_at;		/* no retry branch */
+		}
+	}
+	if (!end)
+		return 0;
+	exits[n++] = end + 4;
+	return n;
+}
+
+/* wfe with IRQs masked may sleep until an event nobody sends. */
+static bool is_wfe(u32 insn)
+{
+	return (insn & 0x0fffffff) == 0x0320f002;
+}
+
+/* MRS Rd, CPSR: Rd would see the I bit the step set. */
+static bool is_mrs_cpsr(u32 insn)
+{
+	return (insn & 0x0fff0fff) == 0x010f0000;
+}
+
+/* CPSID/CPSIE with i, or MSR to CPSR's control field: I is its own. */
+static bool sets_irq_bit(u32 insn)
+{
+	return (insn & 0xfff1fe20) == 0xf1000000 ? (insn & 0x80080) == 0x80080 :
+	       (insn & 0x0ff1f000) == 0x0321f000 ||	/* MSR immediate */
+	       (insn & 0x0ff1fff0) == 0x0121f000;	/* MSR register */
+}
+
+static void remove_step_breaks(void)
+{
+	while (nr_step_breaks > 0) {
+		nr_step_breaks--;
+		kgdb_patch_text(step_breaks[nr_step_breaks].addr,
+				step_breaks[nr_step_breaks].saved, 4);
+	}
+}
+
+static int plant_step_break(unsigned long addr)
+{
+	int i = nr_step_breaks;
+
+	if (step_planted_at(addr))
+		return 0;
+	if (copy_from_kernel_nofault(step_breaks[i].saved, (void *)addr, 4) ||
+	    kgdb_patch_text(addr, arch_kgdb_break_insn, 4))
+		return -EFAULT;
+	step_breaks[i].addr = addr;
+	nr_step_breaks++;
+	return 0;
+}
+
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
-	unsigned long next;
-	int err = next_pc(regs, &next);
+	unsigned long exits[MAX_STEP_BREAKS];
+	int i, n = 0, err = 0;
 
-	if (err)
-		return err;
-	if (copy_from_kernel_nofault(step_saved, (void *)next, 4) ||
-	    kgdb_patch_text(next, arch_kgdb_break_insn, 4))
+	if (copy_from_kernel_nofault(&step_insn, (void *)regs->pc, 4))
 		return -EFAULT;
-	step_addr = next;
+	if (is_ldrex(step_insn))
+		n = exclusive_exits(regs->pc, exits);
+	if (!n) {
+		err = next_pc(regs, &exits[0]);
+		n = 1;
+	}
+	if (!err && is_wfe(step_insn))
+		regs->pc = exits[0];	/* a hint: stepped as a nop */
+	for (i = 0; i < n && !err; i++)
+		err = plant_step_break(exits[i]);
+	if (err) {
+		remove_step_breaks();
+		return err;
+	}
+	step_irq_bit = regs->cpsr & PSR_I;
+	regs->cpsr |= PSR_I;
 	return 0;
 }
 
 void arch_kgdb_end_step(struct pt_regs *regs)
 {
-	kgdb_patch_text(step_addr, step_saved, 4);
-	step_addr = 0;
+	unsigned int rd = step_insn >> 12 & 15;
+
+	remove_step_breaks();
+	if (sets_irq_bit(step_insn))
+		return;
+	if (is_mrs_cpsr(step_insn) && rd < 13 && cond_passes(step_insn, regs->cpsr))
+		regs->r[rd] = (regs->r[rd] & ~PSR_I) | step_irq_bit;
+	regs->cpsr = (regs->cpsr & ~PSR_I) | step_irq_bit;
+}
+
+/*
+ * A break (0x03) that came while a step ran: the tick could not see it
+ * (IRQs masked), so the step's end reports it, and gdb stops stepping.
+ * gdb sends nothing else while it waits for a stop.
+ */
+static int step_signal(void)
+{
+	return arch_kgdb_io_getc() == 0x03 ? KGDB_SIGINT : KGDB_SIGTRAP;
 }
 
 /*
@@ -288,14 +454,16 @@ bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 {
 	unsigned long pc = regs->pc;
 	bool planted = kgdb_planted_at(pc);
+	bool step_end = step_planted_at(pc);
 	u32 insn;
 
-	if (!planted && (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
-			 insn != BREAK_INSN))
+	if (!planted && !step_end &&
+	    (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
+	     insn != BREAK_INSN))
 		return false;
-	if (!planted && pc != step_addr)
+	if (!planted && !step_end)
 		regs->pc += 4;
-	if (kgdb_handle_trap(regs, KGDB_SIGTRAP))
+	if (kgdb_handle_trap(regs, step_end ? step_signal() : KGDB_SIGTRAP))
 		return true;
 	regs->pc = pc;		/* the stub is off: a fault like any other */
 	return false;

@@ -22,13 +22,12 @@ __switch_to_asm:
  * that arch_task_setup left in r4. fp is 0, so backtraces end there.
  */
 	.globl ret_from_fork
+	.cfi_sections .debug_frame
 ret_from_fork:
+	.cfi_startproc			@ for gdb: a new task's outermost frame
+	.cfi_undefined lr
 	bl	schedule_tail		@ r0: the task we came from
 	mov	fp, #0
-	@ For gdb (.debug_frame): a task's outermost frame.
-	.cfi_sections .debug_frame
-	.cfi_startproc
-	.cfi_undefined lr
 	blx	r4
 	.cfi_endproc
 1:	b	1b			@ the entry function does not return

@@ -28,8 +28,12 @@ __switch_to_asm:
  * that arch_task_setup left on the stack.
  */
 	.globl ret_from_fork
+	.cfi_sections .debug_frame
 ret_from_fork:
+	.cfi_startproc			/* for gdb: a new task's outermost frame */
+	.cfi_undefined eip
 	pushl	%eax
 	call	schedule_tail
 	addl	$4, %esp
 	ret
+	.cfi_endproc

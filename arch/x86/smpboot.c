@@ -20,6 +20,7 @@ static volatile unsigned int cpu_starting = ~0U;
 /* Called by the trampoline on the new CPU's idle stack. */
 void __noreturn x86_secondary_entry(void)
 {
+	arch_outermost_frame();		/* the trampoline is a copy: no CFI */
 	x86_load_gdt();
 	x86_load_idt();
 	lapic_init();

@@ -31,7 +31,11 @@ __switch_to_asm:
  * that arch_task_setup left on the stack.
  */
 	.globl ret_from_fork
+	.cfi_sections .debug_frame
 ret_from_fork:
+	.cfi_startproc			/* for gdb: a new task's outermost frame */
+	.cfi_undefined rip
 	movq	%rax, %rdi
 	call	schedule_tail
 	ret
+	.cfi_endproc

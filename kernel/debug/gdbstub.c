@@ -344,7 +344,8 @@ static void set_thread(struct session *s, const char *args)
 static void query(struct session *s, const char *q)
 {
 	if (!strncmp(q, "qSupported", 10))
-		snprintf(out_buf, sizeof(out_buf), "PacketSize=%x", PACKET_SIZE);
+		snprintf(out_buf, sizeof(out_buf), "PacketSize=%x;vContSupported+",
+			 PACKET_SIZE);
 	else if (!strcmp(q, "qfThreadInfo"))
 		thread_list(s, true);
 	else if (!strcmp(q, "qsThreadInfo"))
@@ -507,6 +508,37 @@ static int resume_at(struct session *s, const char *args)
 	return 0;
 }
 
+/* Let the kernel go on: false (and an error reply) if it cannot step. */
+static bool resume(struct session *s, bool step, enum gdb_resume *how)
+{
+	if (step && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
+		reply_error(-EINVAL);	/* cannot step this one */
+		return false;
+	}
+	*how = step ? GDB_RESUME_STEP : GDB_RESUME_CONTINUE;
+	gdb_waiting = true;
+	return true;
+}
+
+/*
+ * vCont;action[:thread];...: whether an action is a step. Advertising
+ * vCont's s is what makes gdb step with it on ARM, rather than plant its
+ * own breakpoint at the next instruction. As with s and Hc, the step is
+ * the trapping CPU's whichever thread it names (gdb sends "s:N;c": N is
+ * the thread it stopped in); the others wait parked. A signal (C, S) is
+ * not delivered: the kernel has none.
+ */
+static bool vcont_steps(const char *p)
+{
+	for (; p; p = strchr(p, ';')) {
+		if (*p == ';')
+			p++;
+		if (*p == 's' || *p == 'S')
+			return true;
+	}
+	return false;
+}
+
 static bool command(struct session *s, const char *p, enum gdb_resume *how)
 {
 	out_buf[0] = '\0';
@@ -554,13 +586,16 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 			reply_error(-EINVAL);
 			break;
 		}
-		if (*p == 's' && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
-			reply_error(-EINVAL);	/* cannot step this one */
-			break;
-		}
-		*how = *p == 's' ? GDB_RESUME_STEP : GDB_RESUME_CONTINUE;
-		gdb_waiting = true;
-		return true;
+		if (resume(s, *p == 's', how))
+			return true;
+		break;
+	case 'v':
+		if (!strcmp(p, "vCont?"))
+			strcpy(out_buf, "vCont;c;C;s;S");
+		else if (!strncmp(p, "vCont;", 6) &&
+			 resume(s, vcont_steps(p + 6), how))
+			return true;
+		break;
 	case 'D':
 		kgdb_remove_all_breakpoints();
 		gdb_waiting = false;

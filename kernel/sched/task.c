@@ -106,6 +106,7 @@ static void __noreturn task_entry(void)
 {
 	struct task_struct *p = current;
 
+	arch_outermost_frame();		/* a task's backtrace ends here */
 	do_exit(p->threadfn(p->data));
 }
 

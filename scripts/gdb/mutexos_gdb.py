@@ -5,6 +5,7 @@ Loaded by make gdb; by hand: (gdb) source scripts/gdb/mutexos_gdb.py
   mx-locks [EXPR]    every held mutex (debug build), or the mutex EXPR
   mx-dmesg           the kernel's log buffer
   mx-current         the task running on the selected gdb thread
+  mx-attach TARGET   target remote TARGET, with a hint when no stub answers
   $mx_current()      the same, as a value: p $mx_current()->comm
 and pretty-printers for struct mutex, struct completion and struct
 task_struct (p/r shows the raw structure). See docs/gdb.md.
@@ -94,12 +95,76 @@ def code_point(ip):
     return sym
 
 
+def clean_errors(command):
+    """An invoke() that reports gdb's errors as a message of command's,
+    never as a Python traceback (a corrupt list, memory that cannot be
+    read, an expression that does not parse)."""
+    def wrap(invoke):
+        def checked(self, arg, from_tty):
+            try:
+                return invoke(self, arg, from_tty)
+            except gdb.GdbError:
+                raise
+            except gdb.error as e:
+                raise gdb.GdbError(f"{command}: {e}") from None
+        return checked
+    return wrap
+
+
+def slowpath_count():
+    """The count argument (atomic_t *) of the selected frame, as a mutex
+    slowpath has it; None elsewhere."""
+    try:
+        count = gdb.selected_frame().read_var("count")
+    except (gdb.error, ValueError):
+        return None
+    if (count.is_optimized_out or count.type.code != gdb.TYPE_CODE_PTR or
+            count.type.target().name != "atomic_t"):
+        return None
+    return count
+
+
+def mutex_of(expr):
+    """The struct mutex * that expr names: a mutex, a pointer to one, or
+    its count (the atomic_t a slowpath gets). Where the optimiser dropped
+    expr (lock in __mutex_lock_slowpath at -O2), the frame's count."""
+    try:
+        val = gdb.parse_and_eval(expr)
+        dropped = val.is_optimized_out
+    except gdb.error as e:
+        # The doc's "mx-locks lock" in a frame that has count instead.
+        if expr != "lock" or slowpath_count() is None:
+            raise gdb.GdbError(f"mx-locks: {e}") from None
+        dropped = True
+    if dropped:
+        val = slowpath_count()
+        if val is None:
+            raise gdb.GdbError(f"mx-locks: '{expr}' is optimized out in this frame: "
+                               "try it in the caller's (up)")
+        gdb.write(f"('{expr}' is not there in this frame: the mutex of count, "
+                  "the slowpath's argument)\n")
+    typ = val.type.strip_typedefs()
+    if typ.code != gdb.TYPE_CODE_PTR:
+        if val.address is None:
+            raise gdb.GdbError(f"mx-locks: '{expr}' has no address: give a pointer")
+        val, typ = val.address, typ.pointer()
+    target = typ.target()
+    if target.name == "atomic_t" or target.strip_typedefs() == _type("atomic_t").strip_typedefs():
+        off = _offset(_type("struct mutex"), "count")
+        return (val.cast(_type("char").pointer()) - off).cast(_type("struct mutex").pointer())
+    if target.strip_typedefs() != _type("struct mutex"):
+        raise gdb.GdbError(f"mx-locks: '{expr}' is a {val.type}, not a struct mutex, "
+                           "a pointer to one or its count")
+    return val
+
+
 class MxPs(gdb.Command):
     """Every task: pid, state, CPU (while running), name, the mutex it waits for."""
 
     def __init__(self):
         super().__init__("mx-ps", gdb.COMMAND_DATA)
 
+    @clean_errors("mx-ps")
     def invoke(self, arg, from_tty):
         debug = debug_build()
         rows = []
@@ -136,11 +201,10 @@ mx-locks EXPR shows the mutex EXPR (a struct mutex or a pointer to one)."""
     def __init__(self):
         super().__init__("mx-locks", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
+    @clean_errors("mx-locks")
     def invoke(self, arg, from_tty):
         if arg.strip():
-            lock = gdb.parse_and_eval(arg)
-            if lock.type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
-                lock = lock.address
+            lock = mutex_of(arg.strip())
             owner = None
             if debug_build() and int(lock["owner"]):
                 owner = lock["owner"]["task"]
@@ -157,12 +221,34 @@ mx-locks EXPR shows the mutex EXPR (a struct mutex or a pointer to one)."""
         gdb.write(f"{held} mutex{'es' if held != 1 else ''} held\n")
 
 
+class MxAttach(gdb.Command):
+    """target remote TARGET to the kernel's stub; if nothing answers, say
+what the kernel's command line lacks (make kgdb prints this command)."""
+
+    def __init__(self):
+        super().__init__("mx-attach", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("mx-attach: give the stub's port: HOST:PORT or a "
+                               "serial device (/dev/ttyUSB0)")
+        try:
+            gdb.execute(f"target remote {arg.strip()}", from_tty)
+        except gdb.error as e:
+            raise gdb.GdbError(
+                f"mx-attach: {e}\nNo gdb stub answered at {arg.strip()}. The kernel "
+                "opens its stub only with kgdb or kgdbwait on its command line: "
+                "make kgdb ARCH=... boots it so; by hand, add it to QEMU's -append "
+                "(or to cmdline.txt on the board).") from None
+
+
 class MxDmesg(gdb.Command):
     """The kernel's log buffer, oldest line first."""
 
     def __init__(self):
         super().__init__("mx-dmesg", gdb.COMMAND_DATA)
 
+    @clean_errors("mx-dmesg")
     def invoke(self, arg, from_tty):
         buf = gdb.parse_and_eval("'printk.c'::log_buf")
         end = int(gdb.parse_and_eval("'printk.c'::log_end"))
@@ -193,6 +279,7 @@ class MxCurrent(gdb.Command):
     def __init__(self):
         super().__init__("mx-current", gdb.COMMAND_DATA)
 
+    @clean_errors("mx-current")
     def invoke(self, arg, from_tty):
         t = current_task()
         gdb.write(f"(struct task_struct *) {int(t):#x}  pid {int(t['pid'])} "
@@ -262,6 +349,7 @@ def _lookup(val):
 
 
 MxPs()
+MxAttach()
 MxLocks()
 MxDmesg()
 MxCurrent()

@@ -2,6 +2,7 @@
 
   run           boot one kernel, its serial console on this terminal; exit with its status
   gdb           QEMU halted with its gdb stub, gdb-multiarch attached
+  kgdb          boot with the kernel's own gdb stub on a socket; the gdb command
   test          the test matrix, or the part of it selected
   torture       the lock suites, many times the work of test
   bench         the benchmarks: CSV, plots, a table
@@ -68,6 +69,7 @@ def parser():
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run(sub)
     _add_gdb(sub)
+    _add_kgdb(sub)
     _add_test(sub)
     _add_bench(sub)
     p = sub.add_parser("check-runner", help="the runner checks itself")
@@ -112,15 +114,29 @@ def _add_run(sub):
     _add_accel(p)
 
 
-def _add_gdb(sub):
-    p = sub.add_parser("gdb", help="QEMU halted, gdb-multiarch attached")
+def _add_stub_options(p, cpus, port_help, append_help):
+    """What make gdb and make kgdb both take."""
     p.add_argument("--arch", required=True)
     p.add_argument("--builddir", required=True, help="the build folder (symbols, image)")
-    p.add_argument("--cpus", default="1", help="CPU count (default 1)")
-    p.add_argument("--port", type=int, help="gdb stub port (default: a free one)")
-    p.add_argument("--append", default="", help="kernel command line")
+    p.add_argument("--cpus", default=cpus, help=f"CPU count (default {cpus})")
+    p.add_argument("--port", type=int, help=port_help)
+    p.add_argument("--append", default="", help=append_help)
+
+
+def _add_gdb(sub):
+    p = sub.add_parser("gdb", help="QEMU halted, gdb-multiarch attached")
+    _add_stub_options(p, "1", "gdb stub port (default: a free one)", "kernel command line")
     p.add_argument("--batch", action="store_true",
                    help="stop at start_kernel, print pc and a backtrace, end")
+
+
+def _add_kgdb(sub):
+    p = sub.add_parser("kgdb", help="the kernel's gdb stub on a socket, the gdb command")
+    _add_stub_options(p, "2", "the stub's port (default: a free one)",
+                      "kernel command line (kgdb is added)")
+    p.add_argument("--gdb", action="store_true",
+                   help="boot with kgdbwait, the console to a log, and start gdb here")
+    _add_accel(p)
 
 
 def _add_test(sub):
@@ -232,18 +248,34 @@ def cmd_run(ap, arches, opts):
     return qemu.run_interactive(argv, arch, session)
 
 
-def cmd_gdb(ap, arches, opts):
-    """QEMU and gdb."""
+def _check_stub_options(ap, arches, opts, append):
+    """The CPU count of make gdb's or make kgdb's options, or exit 2."""
     _check_arches(ap, arches, [opts.arch])
     cpus = _check_cpus(ap, arches, [opts.arch], [opts.cpus])[0]
     if opts.port is not None and not 0 < opts.port < 65536:
         ap.error(f"port {opts.port} is not a TCP port")
     limit = qemu.command_line_max(ROOT)
-    if len(opts.append) > limit:
-        ap.error(f"the kernel command line has {len(opts.append)} characters; "
+    if len(append) > limit:
+        ap.error(f"the kernel command line has {len(append)} characters; "
                  f"the kernel takes at most {limit}")
+    return cpus
+
+
+def cmd_gdb(ap, arches, opts):
+    """QEMU and gdb."""
+    cpus = _check_stub_options(ap, arches, opts, opts.append)
     return gdb.run(arches[opts.arch], _path(opts.builddir), cpus, opts.port, opts.batch,
                    append=opts.append)
+
+
+def cmd_kgdb(ap, arches, opts):
+    """The kernel's stub on a socket; gdb's command printed or run."""
+    cpus = _check_stub_options(ap, arches, opts, gdb.kgdb_append(opts.append, opts.gdb))
+    accel, note = qemu.choose_accel(opts.accel, arches[opts.arch])
+    if note:
+        print(note, file=sys.stderr)
+    return gdb.run_kgdb(arches[opts.arch], _path(opts.builddir), cpus, opts.port,
+                        opts.gdb, accel, opts.append)
 
 
 def cmd_test(ap, arches, opts):
@@ -358,7 +390,7 @@ def cmd_check_labs(ap, arches, opts):
 
 
 COMMANDS = {
-    "run": cmd_run, "gdb": cmd_gdb, "test": cmd_test, "torture": cmd_torture,
+    "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
     "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
     "check-labs": cmd_check_labs,
@@ -380,7 +412,7 @@ def main(argv=None):
     except (OSError, arches_mod.ArchError) as e:
         print(f"mutexos: {e}", file=sys.stderr)
         return 2
-    if opts.command not in ("run", "gdb"):
+    if opts.command not in ("run", "gdb", "kgdb"):
         signal.signal(signal.SIGTERM, _interrupt)
     try:
         return COMMANDS[opts.command](ap, arches, opts)

@@ -1,4 +1,5 @@
 """make gdb: QEMU halted with its gdb stub, gdb-multiarch attached.
+make kgdb: the kernel's own stub on a socket, and the gdb command for it.
 
 QEMU starts with -S (halted) and its stub on 127.0.0.1:PORT; once the port
 takes a connection, gdb loads the symbols, connects and runs to
@@ -11,6 +12,7 @@ we are killed outright (PR_SET_PDEATHSIG).
 
 import ctypes
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -109,7 +111,8 @@ def run(arch, builddir, cpus, port=None, batch=False, accel="tcg", append=""):
     old = {sig: signal.signal(sig, _raise_ended) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         with open(log_path, "wb") as log, tempfile.TemporaryFile() as errors:
-            return _session(arch, argv, builddir, port, batch, log, errors)
+            gdb_command = gdb_argv(arch, os.path.join(builddir, arch.symbols), port, batch)
+            return _session(arch, argv, port, gdb_command, log, errors)
     except _Ended:
         return 128 + signal.SIGTERM
     finally:
@@ -117,7 +120,9 @@ def run(arch, builddir, cpus, port=None, batch=False, accel="tcg", append=""):
             signal.signal(sig, handler)
 
 
-def _session(arch, argv, builddir, port, batch, log, errors):
+def _session(arch, argv, port, gdb_command, log, errors, ready=None):
+    """QEMU started with argv, gdb_command once port listens (and ready()
+    found nothing wrong); gdb's exit code."""
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=errors,
                                 start_new_session=True, preexec_fn=_die_with_parent)
@@ -126,13 +131,14 @@ def _session(arch, argv, builddir, port, batch, log, errors):
               file=sys.stderr)
         return 1
     try:
-        why = wait_for_port(proc, port, errors)
+        why = wait_for_port(proc, port, errors) or (ready and ready(proc))
         if why:
-            print(f"make gdb: {why}", file=sys.stderr)
+            print(f"make {'kgdb' if ready else 'gdb'}: {why}", file=sys.stderr)
             return 1
-        print(f"QEMU waits halted for gdb on 127.0.0.1:{port}; "
+        what = "the kernel's stub" if ready else "QEMU waits halted for gdb"
+        print(f"{what} on 127.0.0.1:{port}; "
               f"its serial output goes to {log.name}", flush=True)
-        return _gdb(gdb_argv(arch, os.path.join(builddir, arch.symbols), port, batch))
+        return _gdb(gdb_command)
     finally:
         stop(proc)
         errors.seek(0)
@@ -155,3 +161,72 @@ def _gdb(argv):
 def _default_sigint():
     # gdb must get Ctrl-C even though we ignore it meanwhile.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# ---- make kgdb: the kernel's own stub ----
+
+KGDB_OPTIONS = ("kgdb", "kgdbwait", "kgdb.on_bug=1")
+KGDB_WAIT_SECS = 120    # for the kernel to reach kgdbwait, on a loaded host
+
+
+def kgdb_append(append, wait):
+    """The command line with the stub awake: as given if it wakes it
+    already, else with kgdbwait (gdb started here) or kgdb."""
+    if any(opt in KGDB_OPTIONS for opt in append.split()):
+        return append
+    return f"{append} {'kgdbwait' if wait else 'kgdb'}".strip()
+
+
+def attach_argv(arch, symbols, target):
+    """The gdb command that attaches to the kernel's stub at target; its
+    paths relative to the tree's top, where make runs it."""
+    return ["gdb-multiarch", "-q", "-ex", f"set architecture {arch.gdb}",
+            "-ex", f"file {symbols}", "-ex", f"source {os.path.relpath(HELPERS)}",
+            "-ex", f"mx-attach {target}"]
+
+
+def run_kgdb(arch, builddir, cpus, port=None, start_gdb=False, accel="tcg", append=""):
+    """Boot with the kernel's stub on 127.0.0.1:port. The console stays on
+    the terminal and the gdb command to attach is printed; start_gdb
+    boots with kgdbwait, the console to a log, and runs gdb here."""
+    port = port or free_port()
+    image = os.path.join(builddir, arch.boot_image)
+    symbols = os.path.join(builddir, arch.symbols)
+    for path in (image, symbols):
+        if not os.path.isfile(path):
+            print(f"make kgdb: {path} not found (build it first)", file=sys.stderr)
+            return 1
+    append = kgdb_append(append, start_gdb)
+    session = not qemu.runs_to_an_end(append)
+    boot = qemu.Boot(image, cpus, append, console=not start_gdb, reboot=session)
+    argv = qemu.command(arch, boot, accel)
+    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=off"]
+    gdb_command = attach_argv(arch, symbols, f"127.0.0.1:{port}")
+    if not start_gdb:
+        print(f"make kgdb: the kernel's gdb stub listens on 127.0.0.1:{port} "
+              f"(command line: {append}); attach from another terminal with:\n"
+              f"  {shlex.join(gdb_command)}\n", flush=True)
+        return qemu.run_interactive(argv, arch, session)
+    log_path = os.path.join(builddir, "kgdb-qemu.log")
+    old = {sig: signal.signal(sig, _raise_ended) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with open(log_path, "wb") as log, tempfile.TemporaryFile() as errors:
+            return _session(arch, argv, port, gdb_command, log, errors,
+                            ready=lambda proc: _kgdb_waits(log_path, proc))
+    except _Ended:
+        return 128 + signal.SIGTERM
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _kgdb_waits(log_path, proc):
+    """None once the console says the stub waits for gdb, else why not:
+    gdb's first packet must not reach the port before the stub opens it."""
+    from . import kgdb      # kgdb imports this module
+    try:
+        kgdb.wait_for_line(log_path, kgdb.WAITING, proc, KGDB_WAIT_SECS)
+        return None
+    except kgdb.RspError:
+        return (f"the kernel never said '{kgdb.WAITING.decode()}' (see {log_path}): "
+                "is its gdb stub built in (CONFIG_KGDB=y)?")

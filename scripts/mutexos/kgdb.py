@@ -12,7 +12,14 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
      kernel's task names; at mutex_unlock, mx-ps and mx-locks show the
      test's task and the mutex it holds; then gdb disconnects, leaving
      the kernel stopped there;
-  3. the raw client again: 'c', and once the console shows that case's
+  3. gdb-multiarch -batch again, stepping: next and finish in
+     __mutex_lock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
+     must leave its retry loop (gdb_checks.py); gdb disconnects;
+  4. the raw client: 'c', a break (0x03), T02, and it leaves the kernel
+     stopped; gdb attached there: bt goes through <signal handler
+     called> into the interrupted code, and the tasks' backtraces end
+     at task_entry (or the boot code) without junk; gdb disconnects;
+  5. the raw client again: 'c', and once the console shows that case's
      result, a break (0x03) stops the running kernel with SIGINT (T02);
      'D' detaches and the run goes on to its end, whose KTAP result
      arrives on the console and is judged like any other.
@@ -222,10 +229,92 @@ QEMU_STUB_SESSION = [
     ("kill", None),
 ]
 
+# Steps on the kernel's stub: next and finish in the slowpath, and (ARM)
+# stepi through a spinlock's ldrex..strex, which the stub runs as one step.
+CHECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_checks.py")
+EXCLUSIVE_STEPS = 50
+STEP_SESSION = [
+    ("break __mutex_lock_slowpath", None),
+    ("continue", r"hit Breakpoint \d+, __mutex_lock_slowpath"),
+    ("next", r"\A\d+\t"),
+    ("next", r"\A\d+\t"),
+    ("finish", r"(0x[0-9a-f]+ in )?mutex_lock \(.*\) at "),
+    ("delete", None),
+]
+STEP_SESSION_ARM = [
+    (f"source {CHECKS}", None),
+    (f"mx-check-step-exclusive _spin_lock {EXCLUSIVE_STEPS}",
+     r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
+]
+
+# After a break (0x03): every task's backtrace, and the stopped one's.
+# The idle tasks (gdb's threads 1 and 2), khungtaskd, init and a test's
+# task cover every kind of stack; their arguments are not read: each read
+# crosses the serial line, and on a loaded host a whole list takes minutes.
+BREAK_SESSION = [("mx-current", None), ("bt", None),
+                 ("set print frame-arguments none", None),
+                 ("thread apply 1-5 bt", None), ("disconnect", None)]
+# For a gdb run of the stepping checks or the one after the break.
+LONG_GDB_SECS = STEP_SECS * 4
+# Where a task's backtrace ends: its first function, or (a task that has
+# not run yet) where its first context switch goes. An idle task's
+# (swapper/N) ends in the boot code of its CPU.
+OUTERMOST = ("task_entry", "ret_from_fork")
+IDLE = re.compile(r"\bswapper/\d+\b")
+FRAME = re.compile(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+)", re.M)
+JUNK = ("??", "Backtrace stopped", "previous frame identical", "corrupt stack")
+
+
+def step_session(arch):
+    """The stepping checks for arch, ending with gdb disconnected."""
+    extra = STEP_SESSION_ARM if arch.name == "arm" else []
+    return STEP_SESSION + extra + [("disconnect", None)]
+
+
+def backtrace_problems(text, interrupted):
+    """What is wrong with one backtrace: junk, a task's that does not end
+    at its first function, and (interrupted) no frame past the interrupt."""
+    names = [name for _, name in FRAME.findall(text)]
+    junk = [j for j in JUNK if j in text]
+    if junk or not names:
+        return [f"junk in it ({', '.join(junk) or 'no frames'})"]
+    problems = []
+    if names[-1] not in OUTERMOST and not IDLE.search(text):
+        problems.append(f"it ends at {names[-1]}, not at {' or '.join(OUTERMOST)}")
+    below = names[names.index("<signal") + 1:] if "<signal" in names else []
+    if interrupted and not below:
+        problems.append("it does not reach the interrupted code "
+                        "(no frame below <signal handler called>)")
+    return problems
+
+
+def check_break_backtrace(rsp, run_gdb_session):
+    """'c', a break (0x03), and gdb attached there: bt goes through the
+    interrupt the break came in by, into the interrupted function and on
+    to its task's first function; every task's backtrace ends cleanly.
+    The raw client leaves without 'D', so the kernel stays stopped."""
+    rsp.send_raw(frame(b"c"))
+    if rsp.ack() != b"+":
+        return ["'c' (continue) was refused"]
+    rsp.send_raw(b"\x03")
+    reply = rsp.packet()
+    if not reply.startswith(b"T02"):
+        return [f"after a break (0x03), the stop reply was {reply!r}, not T02"]
+    rsp.sock.close()
+    out, problems = run_gdb_session(BREAK_SESSION)
+    parts = split_session(out)
+    for why in backtrace_problems(parts.get(0, "") + parts.get(1, ""), True):
+        problems.append(f"bt after a break: {why}")
+    for thread in re.split(r"(?m)^Thread ", parts.get(3, ""))[1:]:
+        for why in backtrace_problems(thread, False):
+            problems.append(f"thread apply 1-5 bt: thread {thread.split(' (')[0]}: {why}")
+    return problems
+
+
 MARK = "=== mx-check: "
 
 
-def run_gdb(arch, symbols, port, session, root):
+def run_gdb(arch, symbols, port, session, root, timeout=STEP_SECS * 2):
     """Run session in gdb; the problems: each output that lacks its pattern."""
     commands = []
     for i, (command, _) in enumerate(session):
@@ -234,17 +323,22 @@ def run_gdb(arch, symbols, port, session, root):
         out = subprocess.run(gdb_argv(arch, symbols, port, commands), cwd=root,
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT,
-                             text=True, timeout=STEP_SECS * 2).stdout
+                             text=True, timeout=timeout).stdout
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode("utf-8", "replace")
-        return out, [f"gdb did not finish within {STEP_SECS * 2}s"]
+        return out, [f"gdb did not finish within {timeout}s"]
     return out, match_session(out, session)
+
+
+def split_session(out):
+    """Each command's output, by its index in the session."""
+    parts = re.split(re.escape(MARK) + r"(\d+)\n", out)
+    return {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
 def match_session(out, session):
     """Each command's output (between the marks) against its pattern."""
-    parts = re.split(re.escape(MARK) + r"(\d+)\n", out)
-    outputs = {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    outputs = split_session(out)
     problems = []
     for i, (command, pattern) in enumerate(session):
         if pattern is None:
@@ -292,6 +386,13 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found
+        out, found = run_gdb(arch, symbols, port, step_session(arch), root,
+                             LONG_GDB_SECS)
+        outputs.append(("gdb stepping on the kernel's stub", out))
+        problems += found
+        with connect(port, proc) as sock:
+            problems += check_break_backtrace(Rsp(sock), lambda session: _gdb_after_break(
+                arch, symbols, port, session, root, outputs))
         with connect(port, proc) as sock:
             problems += check_break(Rsp(sock), lambda: wait_for_line(
                 log_path, CASE_ENDED, proc))
@@ -299,6 +400,12 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
         problems.append(f"kernel stub: {e}")
     if problems:
         qemu.kill_group(proc)
+
+
+def _gdb_after_break(arch, symbols, port, session, root, outputs):
+    out, problems = run_gdb(arch, symbols, port, session, root, LONG_GDB_SECS)
+    outputs.append(("gdb after a break", out))
+    return out, problems
 
 
 def _keep(log, what, text):

@@ -217,3 +217,40 @@ class TestMatchSession(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestBacktraceAfterBreak(unittest.TestCase):
+    """What gdb printed, shortened from real sessions on i386."""
+
+    THROUGH = ("#0  0x00136b51 in arch_kgdb_breakpoint () at arch/x86/kgdb.c:39\n"
+               "#4  0x001369a4 in x86_handle_trap (regs=...) at arch/x86/traps.c:81\n"
+               "#5  <signal handler called>\n"
+               "#6  mutex_lock (lock=...) at kernel/locking/mutex.c:218\n"
+               "#9  0x00103d7e in task_entry () at kernel/sched/task.c:108\n")
+
+    def test_through_the_interrupt_to_task_entry(self):
+        self.assertEqual(kgdb.backtrace_problems(self.THROUGH, True), [])
+
+    def test_stops_at_the_interrupt(self):
+        text = self.THROUGH.split("#5")[0] + "Backtrace stopped: previous frame inner\n"
+        self.assertIn("junk", kgdb.backtrace_problems(text, True)[0])
+
+    def test_return_to_address_0_is_junk(self):
+        text = self.THROUGH + "#10 0x00000000 in ?? ()\n"
+        self.assertIn("??", kgdb.backtrace_problems(text, True)[0])
+
+    def test_no_interrupt_frame(self):
+        text = self.THROUGH.replace("#5  <signal handler called>\n", "")
+        self.assertIn("interrupted code", kgdb.backtrace_problems(text, True)[0])
+
+    def test_a_task_ends_at_its_first_function(self):
+        text = "Thread 3 (Thread 3 (khungtaskd S)):\n#0  finish_task_switch () at s.c:1\n"
+        self.assertIn("ends at finish_task_switch", kgdb.backtrace_problems(text, False)[0])
+        new = "Thread 8 (Thread 14 (mx/3 R)):\n#0  ret_from_fork () at arch/arm/switch.S:29\n"
+        self.assertEqual(kgdb.backtrace_problems(new, False), [])
+
+    def test_an_idle_task_ends_in_the_boot_code(self):
+        text = ("Thread 1 (Thread 1 (swapper/0 R on CPU 0)):\n"
+                "#10 0x00134795 in i386_start (magic=...) at arch/i386/setup.c:46\n"
+                "#11 0x0010002d in _start () at arch/i386/boot.S:38\n")
+        self.assertEqual(kgdb.backtrace_problems(text, False), [])

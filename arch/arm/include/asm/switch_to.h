@@ -8,6 +8,9 @@
 
 #include <asm-generic/switch_to.h>
 
+/* No caller above this point: gdb's backtrace ends in the function. */
+#define arch_outermost_frame()	asm volatile(".cfi_undefined lr")
+
 /* Where __switch_to_asm() leaves each register, in words above thread.sp. */
 #define SWITCH_FRAME_R4		0
 #define SWITCH_FRAME_FP		7	/* r11 */

@@ -9,4 +9,11 @@
 
 #include <asm-generic/switch_to.h>
 
+/* No caller above this point: gdb's backtrace ends in the function. */
+#ifdef __x86_64__
+#define arch_outermost_frame()	asm volatile(".cfi_undefined rip")
+#else
+#define arch_outermost_frame()	asm volatile(".cfi_undefined eip")
+#endif
+
 #endif
