@@ -112,6 +112,8 @@ def _cpu_options(arch, boot):
 # is a function of the kernel and its command line alone. The vCPUs then
 # take turns on one host thread (docs/benchmarks.md says what that
 # machine measures). A fixed shift: "auto" would adapt it to the host.
+# No align=on: it paces the guest to the host's clock, changes no figure,
+# and QEMU refuses it with sleep=off.
 ICOUNT = "shift=3,sleep=off"
 ACCELS = ("tcg", "kvm", "icount")
 
