@@ -599,12 +599,9 @@ static void check_new_usage(struct lock_class *class, enum lock_usage usage,
 	}
 }
 
-static void mark_usage(struct lock_class *class, enum lock_usage usage,
-		       unsigned long ip)
+static void learn_usage(struct lock_class *class, enum lock_usage usage,
+			unsigned long ip)
 {
-	/* A class learns each usage once: usually there is nothing to do. */
-	if (READ_ONCE(class->usage) & (1U << usage))
-		return;
 	arch_spin_lock(&graph_lock);
 	if (lockdep_on && !(class->usage & (1U << usage))) {
 		class->usage |= 1U << usage;
@@ -612,6 +609,17 @@ static void mark_usage(struct lock_class *class, enum lock_usage usage,
 		check_new_usage(class, usage, ip);
 	}
 	arch_spin_unlock(&graph_lock);
+}
+
+/*
+ * A class learns each usage once: usually there is nothing to do, and
+ * that test is inline, as it runs on every acquisition and release.
+ */
+static inline void mark_usage(struct lock_class *class,
+			      enum lock_usage usage, unsigned long ip)
+{
+	if (unlikely(!(READ_ONCE(class->usage) & (1U << usage))))
+		learn_usage(class, usage, ip);
 }
 
 /* ---- acquiring and releasing ---- */
@@ -728,12 +736,13 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		depth_overflow();
 		goto out;
 	}
+	/* Field by field: a whole-struct store is a call to memcpy here. */
 	next = &lt->held[lt->depth];
-	*next = (struct held_lock){
-		.map = map, .ip = ip, .trylock = trylock, .in_irq = in_irq(),
-	};
-	if (READ_ONCE(lockdep_on))
-		next->class = map_class(map, subclass);
+	next->map = map;
+	next->ip = ip;
+	next->trylock = trylock;
+	next->in_irq = in_irq();
+	next->class = READ_ONCE(lockdep_on) ? map_class(map, subclass) : NULL;
 	if (next->class)
 		validate(lt, next, !arch_irqs_disabled_flags(flags));
 	lt->depth++;
@@ -789,7 +798,9 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 	/* Interrupts came on while it was held (spin_lock, then sti). */
 	if (hl->class && !hl->in_irq && !arch_irqs_disabled_flags(flags))
 		mark_usage(hl->class, HELD_IRQS_ON, ip);
-	memmove(hl, hl + 1, (lt->depth - i - 1) * sizeof(*hl));
+	/* Usually the last one taken: then nothing above it moves down. */
+	if (i < (int)lt->depth - 1)
+		memmove(hl, hl + 1, (lt->depth - i - 1) * sizeof(*hl));
 	lt->depth--;
 out:
 	arch_local_irq_restore(flags);

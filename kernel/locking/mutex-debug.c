@@ -109,7 +109,7 @@ static void report_end(void)
 }
 
 /* A report about one lock and the current task's use of it. */
-static void report_lock(enum mutex_bug kind, struct mutex *lock,
+static noinline void report_lock(enum mutex_bug kind, struct mutex *lock,
 			unsigned long ip)
 {
 	unsigned long flags = debug_lock_irqsave();
@@ -129,7 +129,7 @@ static void report_lock(enum mutex_bug kind, struct mutex *lock,
  * holding sleepers: a second repair would cut them loose, so they only
  * look again.
  */
-static void repair(struct mutex *lock, unsigned long ip)
+static noinline void repair(struct mutex *lock, unsigned long ip)
 {
 	unsigned long flags = debug_lock_irqsave();
 	void *magic = READ_ONCE(lock->magic);

@@ -7,6 +7,7 @@
   torture       the lock suites, many times the work of test
   bench         the benchmarks: CSV, plots, a table
   check-runner  the runner checks itself
+  check-det-bench  two deterministic (icount) boots agree exactly; the mutex's gate
   check-iso     the kernel boots from a GRUB ISO and passes
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
@@ -25,7 +26,7 @@ import signal
 import sys
 
 from . import arches as arches_mod
-from . import bench, checks, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import bench, checks, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
 from .build import MUTEXES
 from .verdict import exit_code, total_line
 
@@ -51,8 +52,9 @@ def _add_selection(ap, cpus_help):
 
 
 def _add_accel(ap):
-    ap.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
-                    help="kvm where the arch allows it and /dev/kvm works (default tcg)")
+    ap.add_argument("--accel", choices=qemu.ACCELS, default="tcg",
+                    help="kvm where the arch allows it and /dev/kvm works; icount: "
+                    "deterministic, guest time counts instructions (default tcg)")
 
 
 def _add_jobs(ap):
@@ -75,6 +77,7 @@ def parser():
     p = sub.add_parser("check-runner", help="the runner checks itself")
     _add_jobs(p)
     _add_accel(p)
+    sub.add_parser("check-det-bench", help="deterministic benchmarks: exact, and the gate")
     p = sub.add_parser("check-verdicts", help="runs that test nothing must not pass")
     _add_accel(p)
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
@@ -167,11 +170,12 @@ def _add_bench(sub):
                    f"(default: VFS {bench.VFS_SECS}, synchro {bench.SYNCHRO_SECS})")
     p.add_argument("--tasks", type=int, default=bench.VFS_TASKS,
                    help=f"tasks of the VFS test (default {bench.VFS_TASKS})")
-    p.add_argument("--runs", type=int, default=bench.RUNS,
+    p.add_argument("--runs", type=int,
                    help=f"boots per configuration, for the median and range "
-                   f"(default {bench.RUNS})")
+                   f"(default {bench.RUNS}; 1 with --accel icount)")
     _add_accel(p)
-    p.add_argument("--outdir", default="build/bench", help="logs, CSV, plots")
+    p.add_argument("--outdir", help="logs, CSV, plots (default build/bench, "
+                   "build/bench-icount with --accel icount)")
     p.add_argument("--from-logs", action="store_true",
                    help="boot nothing: read the logs already in OUTDIR")
 
@@ -308,7 +312,8 @@ def cmd_bench(ap, arches, opts):
     cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
     _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs)
     return bench.run(".", arches, names, cpus, opts.mutex, opts.secs, opts.tasks,
-                     opts.accel, _path(opts.outdir), opts.from_logs, opts.runs)
+                     opts.accel, opts.outdir and _path(opts.outdir), opts.from_logs,
+                     opts.runs)
 
 
 def cmd_check_runner(ap, arches, opts):
@@ -316,6 +321,13 @@ def cmd_check_runner(ap, arches, opts):
     _check_positive(ap, j=opts.jobs)
     accel, _ = qemu.choose_accel(opts.accel, arches[checks.SELFTEST_BUILD.arch])
     result = checks.check_runner(".", arches, opts.jobs, accel)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
+def cmd_check_det_bench(ap, arches, opts):
+    """Two icount boots agree exactly; the mutex's regression gate."""
+    result = detbench.check(".", arches)
     print(result.report(), flush=True)
     return exit_code([result])
 
@@ -392,6 +404,7 @@ def cmd_check_labs(ap, arches, opts):
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
+    "check-det-bench": cmd_check_det_bench,
     "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
     "check-labs": cmd_check_labs,
 }

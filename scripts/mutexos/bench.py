@@ -363,9 +363,17 @@ def build_targets(root, arches, names, mutex, given):
 
 
 def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
-        tasks=VFS_TASKS, accel="tcg", outdir="build/bench", from_logs=False,
-        runs=RUNS):
-    """The whole of make bench; its exit code."""
+        tasks=VFS_TASKS, accel="tcg", outdir=None, from_logs=False,
+        runs=None):
+    """The whole of make bench; its exit code.
+
+    Under icount a boot gives the same figures every time: one boot per
+    configuration is enough, and its results go to a folder of their own,
+    beside the parallel machine's.
+    """
+    deterministic = accel == "icount"
+    runs = runs or (1 if deterministic else RUNS)
+    outdir = outdir or ("build/bench-icount" if deterministic else "build/bench")
     given = names is not None
     names = names or tuple(arches)
     settings = (secs or VFS_SECS, secs or SYNCHRO_SECS, tasks)

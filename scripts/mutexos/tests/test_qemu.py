@@ -84,6 +84,8 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(qemu.command(I386, qemu.Boot("k", 1))[-2:], ["-accel", "tcg"])
         argv = qemu.command(I386, qemu.Boot("k", 1), accel="kvm")
         self.assertEqual(argv[-4:], ["-accel", "kvm", "-cpu", "host"])
+        argv = qemu.command(ARM, qemu.Boot("k", 4), accel="icount")
+        self.assertEqual(argv[-4:], ["-accel", "tcg", "-icount", "shift=3,sleep=off"])
 
 
 class Accel(unittest.TestCase):
@@ -104,6 +106,10 @@ class Accel(unittest.TestCase):
 
     def test_tcg_asked(self):
         self.assertEqual(qemu.choose_accel("tcg", I386), ("tcg", None))
+
+    def test_icount_on_every_arch(self):
+        for arch in (I386, ARM):
+            self.assertEqual(qemu.choose_accel("icount", arch), ("icount", None))
 
 
 class ExitStatus(unittest.TestCase):

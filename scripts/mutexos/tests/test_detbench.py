@@ -1,0 +1,52 @@
+"""The deterministic bench check: exact comparison, and the gate's verdicts."""
+
+import os
+import tempfile
+import unittest
+
+from mutexos import detbench
+
+
+def vfs(lock, loops_per_sec, cpu_us):
+    return {"kind": "vfs", "lock": lock, "loops_per_sec": str(loops_per_sec),
+            "cpu_us_per_loop": str(cpu_us)}
+
+
+def rows(sem=100.0, mutex=101.0, mutex_cpu=10.0, spin_cpu=20.0, handoff_cpu=20.0):
+    return [vfs("sem", sem, 30.0), vfs("mutex", mutex, mutex_cpu),
+            vfs("spin", mutex, spin_cpu), vfs("handoff", mutex, handoff_cpu)]
+
+
+class Gate(unittest.TestCase):
+    def test_passes_and_says_what_it_judged(self):
+        reasons, figures = detbench.gate(rows())
+        self.assertEqual(reasons, [])
+        self.assertIn("101.00/100.00 = 1.0100 (at least 1.0)", figures)
+        self.assertIn(f"spin/2006 mutex CPU per loop 20.00/10.00 us = 2.00 "
+                      f"(at most {detbench.SPIN_CPU_LIMIT})", figures)
+
+    def test_mutex_losing_to_the_semaphore_fails(self):
+        reasons, _ = detbench.gate(rows(mutex=99.99))
+        self.assertEqual(len(reasons), 1)
+        self.assertIn("loses to the semaphore", reasons[0])
+
+    def test_spinning_that_costs_too_much_fails(self):
+        reasons, _ = detbench.gate(rows(handoff_cpu=10.0 * detbench.SPIN_CPU_LIMIT + 0.1))
+        self.assertEqual(len(reasons), 1)
+        self.assertIn("handoff/2006 mutex", reasons[0])
+
+    def test_a_missing_row_fails(self):
+        reasons, _ = detbench.gate(rows()[:3])
+        self.assertEqual(reasons, ["gate: no VFS row for lock=handoff"])
+
+
+class Difference(unittest.TestCase):
+    def test_first_differing_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
+            with open(a, "w") as f:
+                f.write("h\n1,2\n3,4\n")
+            with open(b, "w") as f:
+                f.write("h\n1,2\n3,5\n")
+            self.assertIn("line 3: ", detbench.first_difference(a, b))
+            self.assertIn("'3,4'", detbench.first_difference(a, b))
