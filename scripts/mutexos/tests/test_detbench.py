@@ -12,8 +12,9 @@ def vfs(lock, loops_per_sec, cpu_us):
             "cpu_us_per_loop": str(cpu_us)}
 
 
-def rows(sem=100.0, mutex=101.0, mutex_cpu=10.0, spin_cpu=20.0, handoff_cpu=20.0):
-    return [vfs("sem", sem, 30.0), vfs("mutex", mutex, mutex_cpu),
+def rows(sem=100.0, mutex=99.0, sem_cpu=30.0, mutex_cpu=10.0, spin_cpu=15.0,
+         handoff_cpu=15.0):
+    return [vfs("sem", sem, sem_cpu), vfs("mutex", mutex, mutex_cpu),
             vfs("spin", mutex, spin_cpu), vfs("handoff", mutex, handoff_cpu)]
 
 
@@ -21,12 +22,15 @@ class Gate(unittest.TestCase):
     def test_passes_and_says_what_it_judged(self):
         reasons, figures = detbench.gate(rows())
         self.assertEqual(reasons, [])
-        self.assertIn("101.00/100.00 = 1.0100 (at least 1.0)", figures)
-        self.assertIn(f"spin/2006 mutex CPU per loop 20.00/10.00 us = 2.00 "
+        self.assertIn("mutex/sem CPU per loop 10.00/30.00 us = 0.33 "
+                      "(at most 1.0; loops per second 99.00/100.00, not judged)",
+                      figures)
+        self.assertIn(f"spin/2006 mutex CPU per loop 15.00/10.00 us = 1.50 "
                       f"(at most {detbench.SPIN_CPU_LIMIT})", figures)
 
     def test_mutex_losing_to_the_semaphore_fails(self):
-        reasons, _ = detbench.gate(rows(mutex=99.99))
+        reasons, _ = detbench.gate(rows(mutex_cpu=30.01, spin_cpu=30.0,
+                                        handoff_cpu=30.0))
         self.assertEqual(len(reasons), 1)
         self.assertIn("loses to the semaphore", reasons[0])
 
