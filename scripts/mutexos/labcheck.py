@@ -140,7 +140,7 @@ def check_skeleton(root, arches, lab, accel, out):
         return problems
     for cfg in {BuildConfig(graded_arch, c.mutex) for c in lab.checks} | \
             {BuildConfig(graded_arch, "native")}:
-        copy_build_folder(root, dest, cfg)
+        labs.copy_build_folder(root, dest, cfg)
     said = []
 
     def keep(text):
@@ -148,7 +148,7 @@ def check_skeleton(root, arches, lab, accel, out):
         out.say(text)
     code = grade.run(dest, arches, lab, [graded_arch], accel,
                      results_path=os.path.join(dest, "results.json"), student=True,
-                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep, build_log=out.file)
+                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep)
     score = re.search(r"^Score: (\d+)/(\d+)$", "\n".join(said), re.M)
     if code == 2 or not score:
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
@@ -160,18 +160,9 @@ def check_skeleton(root, arches, lab, accel, out):
     return problems
 
 
-def copy_build_folder(root, dest, cfg):
-    """Start dest's build folder of cfg as a copy of the full tree's."""
-    folder = build.builddir(root, cfg)
-    src, dst = os.path.join(root, folder), os.path.join(dest, folder)
-    if os.path.isdir(src) and not os.path.exists(dst):
-        shutil.copytree(src, dst, symlinks=True,
-                        ignore=shutil.ignore_patterns("*.log", ".link.*"))
-
-
 def build_from_copy(root, dest, cfg):
     """Build cfg in the tree dest, its build folder first copied from root; None or why it failed."""
-    copy_build_folder(root, dest, cfg)
+    labs.copy_build_folder(root, dest, cfg)
     proc = build.make(dest, cfg, "all", jobs=2, capture_output=True, text=True)
     if proc.returncode:
         tail = "\n".join(proc.stdout.splitlines()[-5:] + proc.stderr.splitlines()[-5:])
