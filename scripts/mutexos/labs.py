@@ -102,8 +102,17 @@ LABS = {lab.number: lab for lab in (
     Lab(3, "The mutex slowpath", ALL_ARCHES, (
         Check("mutex API", 2, "mutex.api_contract,mutex.define_mutex_is_unlocked"),
         Check("waiters get the mutex in FIFO order", 4, "mutex.fifo_order_of_waiters"),
-        Check("counter states 1/0/-1", 4, "mutex_states.*"),
+        Check("counter states 1/0/-1", 4,
+              "mutex_states.uncontended,mutex_states.handoff_to_the_last_waiter"),
         Check("unlock slowpath wakes the next waiter", 3, "mutex.no_lost_wakeup_stress"),
+        Check("an unlock wakes one waiter; the count stays -1 while others wait", 3,
+              "mutex_states.unlock_wakes_one_count_stays_negative"),
+        Check("a woken waiter that lost goes back to the head", 3,
+              "mutex_states.woken_waiter_that_lost_requeues_at_head"),
+        # The debug build checks that wait_lock is held where it must be.
+        Check("the slowpath in the debug build", 2,
+              "mutex.fifo_order_of_waiters,mutex.no_lost_wakeup_stress,mutex_states.*",
+              mutex="debug"),
     )),
     Lab(4, "Interruptible locking and trylock", ALL_ARCHES, (
         Check("mutex API and FIFO order", 2, "mutex.api_contract,mutex.fifo_order_of_waiters"),
@@ -138,6 +147,7 @@ LABS = {lab.number: lab for lab in (
         Check("longer cycles and the chain limit", 4,
               "mutex_debug.ABBCCA,mutex_debug.ABCABC,mutex_debug.cycle_of_25,"
               "mutex_debug.chain_over_limit", mutex="debug"),
+        Check("the whole debug suite", 4, "mutex_debug.*", mutex="debug"),
     )),
     Lab(8, "Measure", ("i386",), (
         Check("the benchmarks run", 4, kind="bench"),
