@@ -102,7 +102,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 		if (state == TASK_INTERRUPTIBLE && signal_pending(task))
 			goto interrupted;
 		/* LAB 4 STUB: An interruptible sleeper with a signal
-		 * pending leaves with -EINTR (see the label below).
+		 * pending leaves with -EINTR (the other LAB 4 TODO, at the
+		 * end of this function, is the way out you write).
 		 * LAB 4 END */
 		if (requeue)
 			mutex_waiter_lost(lock, &waiter);
