@@ -29,9 +29,12 @@ GRADE_CPUS = 2
 # (kunit.max_timeout=): a stub that makes a case wait for ever costs this.
 # The reference's slowest graded case takes a few seconds under TCG.
 CASE_TIMEOUT = 30
-# A boot that stops reporting (a CPU spinning with interrupts off) ends
-# here; a whole graded boot of the reference takes seconds.
+# A whole graded boot of the reference takes seconds; this bounds one
+# whose cases all run out their time.
 BOOT_TIMEOUT = 150
+# A kernel silent this much longer than a case may take is hung (every
+# CPU spinning): the case limit would have printed a TIMEOUT line.
+SILENCE_MARGIN = 20
 # Expectation lines kept per failed case: the first ones say what broke.
 DIAG_LINES = 6
 APPEND = "hung_task_timeout=0"
@@ -254,7 +257,8 @@ def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
     globs = boot_globs(booted)
     spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
                     f"test={globs} kunit.timeout={case_timeout} "
-                    f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT)
+                    f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT,
+                    silence=case_timeout + SILENCE_MARGIN)
     say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
     result = run_spec(root, arch, spec, accel)
     diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
