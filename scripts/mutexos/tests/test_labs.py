@@ -193,6 +193,16 @@ class Grader(unittest.TestCase):
                                    {"string.strcmp_order": ["why it failed"]})
         self.assertIn("string.strcmp_order: why it failed", out.splitlines())
 
+    def test_an_unprovoked_report_fails_the_debug_builds_checks(self):
+        text = OK_LOG.replace("CPU1: idle", "BUG: spinlock not held where it must be on CPU#1")
+        result = judge_text(text, 0)
+        debug = Check("d", 1, "string.*", mutex="debug")
+        ok, out = grade.judge_boot(debug, result, "l")
+        self.assertFalse(ok)
+        self.assertIn("BUG: spinlock not held where it must be", out)
+        self.assertTrue(grade.judge_boot(Check("n", 1, "string.*"), result, "l")[0])
+        self.assertTrue(grade.judge_boot(debug, judge_text(OK_LOG, 0), "l")[0])
+
     def test_a_build_error_is_graded_zero_with_its_first_error(self):
         lab = Lab(9, "t", ("i386", "arm"), (Check("one", 4, "a.*"),))
         with tempfile.TemporaryDirectory() as tmp:
