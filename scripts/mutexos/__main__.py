@@ -20,8 +20,10 @@ tree, whatever the current folder.
 """
 
 import argparse
+import glob
 import json
 import os
+import shutil
 import signal
 import sys
 
@@ -374,6 +376,20 @@ def _lab_arches(ap, lab, values):
     return names
 
 
+def _keep_logs(tree):
+    """Copy the grade's build and boot logs into the submission's grade-logs/.
+
+    The next submission's grade reuses the folder they are in.
+    """
+    keep = os.path.join(tree, "grade-logs")
+    shutil.rmtree(keep, ignore_errors=True)
+    os.makedirs(keep)
+    pattern = os.path.join(grade.GRADING_TREE, "build", "**", "*grade*.log")
+    for log in glob.glob(pattern, recursive=True):
+        name = os.path.relpath(log, os.path.join(grade.GRADING_TREE, "build"))
+        shutil.copy(log, os.path.join(keep, name.replace(os.sep, "-")))
+
+
 def _score_line(tree, code):
     """A submission's line of grade-all: its score, and whether it was graded."""
     if code is None:
@@ -412,9 +428,10 @@ def cmd_grade_all(ap, arches, opts):
                 say(f"grade: {e}")
                 code = None
         ungraded += code not in (0, 1)
+        _keep_logs(tree)
         print(f"{sub}: {_score_line(tree, code)}", flush=True)
     print(f"grade-all: lab {lab.number}, {len(subs)} submission(s) in {folder}; "
-          f"each has grade.txt and results.json")
+          f"each has grade.txt, results.json and grade-logs/")
     return 2 if ungraded else 0
 
 

@@ -315,11 +315,14 @@ def report(lab, outcomes, results_path, say=say_on_terminal):
     score = sum(o.score for o in outcomes)
     total = sum(o.max_score for o in outcomes)
     say(f"== lab {lab.number}: {lab.title} ==")
+    said = None
     for o in outcomes:
         say(o.line())
-        if o.score < o.max_score:
+        # A build error fails every check alike: its text is said once.
+        if o.score < o.max_score and o.output != said:
             for line in o.output.splitlines():
                 say(f"    {line}")
+            said = o.output
     say(f"Score: {score}/{total}")
     if results_path:
         write_results(results_path, score, outcomes)
