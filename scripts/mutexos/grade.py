@@ -184,7 +184,8 @@ GRADING_TREE = os.path.join("build", "grade-tree")
 
 
 def run_submission(root, arches, lab, tree, names=None, accel="tcg",
-                   results_path="results.json", say=say_on_terminal):
+                   results_path="results.json", say=say_on_terminal,
+                   case_timeout=CASE_TIMEOUT):
     """Grade the submission at tree from the full tree at root; the exit code.
 
     Only the lab's files are taken from tree (labs.grading_tree()): its
@@ -196,10 +197,11 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
     with open(f"{dest}.lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _run_submission(root, arches, lab, tree, dest, names, accel,
-                               results_path, say)
+                               results_path, say, case_timeout)
 
 
-def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say):
+def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say,
+                    case_timeout):
     claimed = labs.student_lab(tree) if os.path.isfile(
         os.path.join(tree, labs.LAB_FILE)) else None
     notes = labs.grading_tree(root, tree, lab, dest)
@@ -213,7 +215,8 @@ def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, s
         f"tree ({GRADING_TREE})")
     for note in notes:
         say(f"grade: {note}")
-    return run(dest, arches, lab, names, accel, results_path, student=False, say=say)
+    return run(dest, arches, lab, names, accel, results_path, student=False,
+               case_timeout=case_timeout, say=say)
 
 
 class BuildError:

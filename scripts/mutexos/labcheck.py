@@ -14,7 +14,7 @@ For every lab:
     marks in the instructor's tree (the later labs' stubs do not break
     it), and every known-wrong solution (docs/labs/solutions/wrong/, a
     patch over the reference) loses points within WRONG_BOUND seconds;
-    both graded on one arch.
+    both graded on one arch, with the skeleton's short case limit.
 The reference's full marks rest on the full matrix: every graded test
 case is one of the cases that make test runs on every arch and build, so
 here each boot check's globs must select cases that exist (the debug
@@ -47,8 +47,10 @@ SKELETON_CASE_TIMEOUT = 5
 # The known-wrong solutions, kept with the instructor's material (never in
 # a student tree): docs/labs/solutions/wrong/labN-what.patch.
 BANK = os.path.join("docs", "labs", "solutions", "wrong")
-# Seconds a grade of one wrong solution on one arch may take.
-WRONG_BOUND = 180
+# Seconds a grade of one wrong solution on one arch may take. Here its
+# cases get the skeleton's short limit (a case that hangs fails either
+# way), so the bound catches a boot that hangs whole.
+WRONG_BOUND = 120
 # Where a wrong solution is written as a submission.
 SUBMISSION = os.path.join(WORK, "submission")
 # The lab whose skeleton is also graded tampered.
@@ -254,7 +256,8 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
         out.say(text)
     started = time.monotonic()
     code = grade.run_submission(root, arches, lab, sub, [arch], accel,
-                                os.path.join(sub, "results.json"), keep)
+                                os.path.join(sub, "results.json"), keep,
+                                case_timeout=SKELETON_CASE_TIMEOUT)
     took = time.monotonic() - started
     out.say(f"{name}: exit {code} in {took:.0f} s on {arch}")
     wanted = 0 if patch is None else 1
