@@ -131,7 +131,8 @@ menuconfig: $(O)/.config
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts verify sizes iso sdcard \
-	sdcard-check lab grade grade-all check-labs
+	sdcard-check lab grade check-labs
+NOCONFIG_GOALS += grade-all
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
