@@ -132,6 +132,7 @@ menuconfig: $(O)/.config
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
 	sdcard-check lab grade check-labs
+NOCONFIG_GOALS += grade-all
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
@@ -326,15 +327,20 @@ check-build:
 # ---------------------------------------------------------------- labs
 # make lab LAB=n DEST=dir: lab n's student tree (docs/labs/instructor.md).
 # make grade [LAB=n] [ARCH=a] [RESULTS=path]: grade a lab, a line per
-# check and "Score: N/M"; exit 0 only on full marks. A student tree knows
-# its lab (the file LAB at its top); the full tree asks for LAB=n, or
-# grades a student's tree with the instructor's checks too: TREE=dir.
-# make check-labs: every lab's trees build, skeletons fail, reference passes.
+# check and "Score: N/M"; exit 0 full marks, 1 partial, 2 nothing graded.
+# A student tree knows its lab (the file LAB at its top) and grades
+# itself, a convenience; the full tree asks for LAB=n, and grades a
+# submission as a grade of record with TREE=dir: only the lab's files are
+# taken from it, into the instructor's tree.
+# make grade-all LAB=n SUBMISSIONS=dir: every folder of dir, so graded.
+# make check-labs: every lab's trees build, skeletons fail, tampering
+# changes nothing, the known-wrong solutions lose points.
 LAB ?=
 DEST ?=
 RESULTS ?= results.json
 TREE ?=
-.PHONY: lab grade check-labs
+SUBMISSIONS ?=
+.PHONY: lab grade grade-all check-labs
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
 		{ echo "make lab: LAB=n DEST=dir (a new or empty folder)"; exit 2; }
@@ -345,6 +351,13 @@ grade:
 	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(if $(TREE),--tree "$(TREE)") \
 		$(SEL_ARCH) --results "$(RESULTS)" \
 		--accel $(ACCEL)
+
+grade-all:
+	$(Q)test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || \
+		{ echo "make grade-all: LAB=n SUBMISSIONS=dir (one folder each)"; exit 2; }
+	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(MX) grade-all --lab "$(LAB)" --submissions "$(SUBMISSIONS)" \
+		$(SEL_ARCH) --accel $(ACCEL)
 
 check-labs:
 	$(Q)$(CHECK_TOOLS) $(ALL_ARCHES)
@@ -439,6 +452,7 @@ help:
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate'
 	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
+	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'
 	@echo '  check-labs     every lab: trees build, skeletons fail, the reference passes'
 	@echo '  clean          remove build/'
 	@echo

@@ -59,6 +59,12 @@ void _spin_lock(spinlock_t *lock);
 int _spin_trylock(spinlock_t *lock);
 void _spin_unlock(spinlock_t *lock);
 int spin_is_locked(spinlock_t *lock);
+#ifdef CONFIG_DEBUG_SPINLOCK
+/* Reports (a "BUG:" naming the lock) when the caller does not hold lock. */
+void spin_assert_held(spinlock_t *lock);
+#else
+#define spin_assert_held(lock)	do { } while (0)
+#endif
 
 #define spin_lock(l)		_spin_lock(l)
 #ifdef CONFIG_PROVE_LOCKING

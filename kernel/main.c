@@ -14,6 +14,7 @@
  *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
  *   kunit.timeout=S	default time limit of one test case
+ *   kunit.max_timeout=S	no test case runs longer, even one that asks to
  *   cmdline_pad=N,...	ignored; tests/kernel_test.c checks that it arrived
  *			whole (N characters) in a long command line
  *   kgdb, kgdbwait, kgdb.on_bug=0|1	the gdb stub (kernel/debug/kgdb.c)
@@ -48,7 +49,7 @@ void task_init_boot(void);
 void sched_start(void);
 void smp_init(void);
 void hung_task_init(void);
-extern unsigned int kunit_default_timeout;
+extern unsigned int kunit_default_timeout, kunit_max_timeout;
 
 /* Read by the stress tests (tests/helpers.h). */
 unsigned int stress_factor = 1;
@@ -72,6 +73,7 @@ static const struct boot_param boot_params[] = {
 	{ "stress", .num = &stress_factor, .min = 1 },
 	{ "hung_task_timeout", .num = &hung_task_secs },
 	{ "kunit.timeout", .num = &kunit_default_timeout, .min = 1 },
+	{ "kunit.max_timeout", .num = &kunit_max_timeout, .min = 1 },
 };
 
 /* A number that is not one, or too small, is refused, not guessed at. */

@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <mutex.h>
 #include <sched.h>
+#include <kthread.h>
 #include "helpers.h"
 
 static DEFINE_MUTEX(states_lock);
@@ -48,9 +49,150 @@ static void handoff_to_the_last_waiter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&states_lock.count), 1);
 }
 
+/* ---- one CPU for everyone: who runs when is up to the holder ---- */
+
+#define LINE_WAITERS 3
+
+static DEFINE_MUTEX(line_lock);
+static struct task_struct *line_task[LINE_WAITERS];
+static int line_order[LINE_WAITERS];
+static int line_count_seen[LINE_WAITERS];
+static volatile int line_next;
+
+static int line_waiter(void *arg)
+{
+	int id = (long)arg;
+
+	mutex_lock(&line_lock);
+	line_count_seen[line_next] = atomic_read(&line_lock.count);
+	line_order[line_next++] = id;
+	mutex_unlock(&line_lock);
+	return 0;
+}
+
+/* Starts n waiters on CPU 0, queued in the order of their ids. */
+static bool line_up(int n)
+{
+	line_next = 0;
+	for (int i = 0; i < n; i++) {
+		line_task[i] = kthread_create(line_waiter, (void *)(long)i,
+					      "line%d", i);
+		if (!line_task[i])
+			return false;
+		kthread_bind(line_task[i], 0);
+		wake_up_process(line_task[i]);
+		if (!wait_for_sleep(line_task[i], TASK_UNINTERRUPTIBLE, 60))
+			return false;
+	}
+	return true;
+}
+
+static int woken_waiters(int n)
+{
+	int woken = 0;
+
+	for (int i = 0; i < n; i++)
+		woken += line_task[i]->state == TASK_RUNNING;
+	return woken;
+}
+
+struct holder_run {
+	int woken;		/* waiters runnable right after the unlock */
+	int retaken;		/* the holder took the lock back at once */
+	int head;		/* the waiter first in line after that */
+	bool relock;		/* take it back before the woken one runs */
+};
+
+static struct holder_run holder;
+static volatile int holder_go;
+
+/*
+ * Bound to CPU 0 with the waiters: with preemption off, none of them
+ * can run between its unlock and what it looks at next.
+ */
+static int holder_thread(void *unused)
+{
+	mutex_lock(&line_lock);
+	__atomic_store_n(&holder_go, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&holder_go, __ATOMIC_SEQ_CST) != 2)
+		msleep(1);
+	preempt_disable();
+	mutex_unlock(&line_lock);
+	holder.woken = woken_waiters(LINE_WAITERS);
+	/*
+	 * Locked now means ours, whatever trylock returns (its convention is
+	 * a later lab's): no other task can run here.
+	 */
+	if (holder.relock) {
+		mutex_trylock(&line_lock);
+		holder.retaken = mutex_is_locked(&line_lock);
+	}
+	preempt_enable();
+	if (!holder.retaken)
+		return 0;
+	/* The woken waiter ran, lost to us, and went back to sleep. */
+	if (!wait_for_sleep(line_task[0], TASK_UNINTERRUPTIBLE, 60))
+		return 1;
+	spin_lock(&line_lock.wait_lock);
+	holder.head = list_first_entry(&line_lock.wait_list,
+				       struct mutex_waiter, list)->ti->task ==
+		      line_task[0] ? 0 : 1;
+	spin_unlock(&line_lock.wait_lock);
+	mutex_unlock(&line_lock);
+	return 0;
+}
+
+/* The holder on CPU 0 takes the lock, then LINE_WAITERS queue behind it. */
+static void run_line(struct kunit *test, bool relock)
+{
+	struct task_struct *h;
+
+	holder = (struct holder_run){ .head = -1, .relock = relock };
+	holder_go = 0;
+	h = kthread_create(holder_thread, NULL, "holder");
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	kthread_bind(h, 0);
+	wake_up_process(h);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&holder_go, 1, 60));
+	KUNIT_ASSERT_TRUE(test, line_up(LINE_WAITERS));
+	__atomic_store_n(&holder_go, 2, __ATOMIC_SEQ_CST);
+	KUNIT_EXPECT_EQ(test, kthread_join(h), 0);
+	for (int i = 0; i < LINE_WAITERS; i++)
+		kthread_join(line_task[i]);
+	KUNIT_EXPECT_EQ(test, line_next, LINE_WAITERS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&line_lock.count), 1);
+}
+
+/*
+ * An unlock wakes exactly one waiter, the first; each new owner but the
+ * last leaves the count at -1, so that its own unlock wakes the next.
+ */
+static void unlock_wakes_one_count_stays_negative(struct kunit *test)
+{
+	run_line(test, false);
+	KUNIT_EXPECT_EQ(test, holder.woken, 1);
+	for (int i = 0; i < LINE_WAITERS; i++)
+		KUNIT_EXPECT_EQ(test, line_order[i], i);
+	for (int i = 0; i < LINE_WAITERS - 1; i++)
+		KUNIT_EXPECT_EQ(test, line_count_seen[i], -1);
+	KUNIT_EXPECT_EQ(test, line_count_seen[LINE_WAITERS - 1], 0);
+}
+
+/* A woken waiter that loses the lock goes back to the head, not the tail. */
+static void woken_waiter_that_lost_requeues_at_head(struct kunit *test)
+{
+	run_line(test, true);
+	KUNIT_ASSERT_EQ(test, holder.retaken, 1);
+	KUNIT_EXPECT_EQ(test, holder.head, 0);
+	for (int i = 0; i < LINE_WAITERS; i++)
+		KUNIT_EXPECT_EQ(test, line_order[i], i);
+}
+
 static struct kunit_case mutex_states_cases[] = {
 	KUNIT_CASE(uncontended),
 	KUNIT_CASE(handoff_to_the_last_waiter),
+	KUNIT_CASE(unlock_wakes_one_count_stays_negative),
+	KUNIT_CASE(woken_waiter_that_lost_requeues_at_head),
 	{}
 };
 

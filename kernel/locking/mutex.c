@@ -48,6 +48,7 @@ void __mutex_init(struct mutex *lock, const char *name, const char *key)
 static void queue_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			 bool requeue)
 {
+	spin_assert_held(&lock->wait_lock);
 	waiter->ti = current_thread_info();
 	/*
 	 * First-time waiters line up at the tail (FIFO). A waiter that was
@@ -71,6 +72,7 @@ static void wake_first_waiter(struct mutex *lock)
 	struct mutex_waiter *waiter =
 		list_first_entry(&lock->wait_list, struct mutex_waiter, list);
 
+	spin_assert_held(&lock->wait_lock);
 	wake_up_process(waiter->ti->task);
 }
 
@@ -104,7 +106,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 		if (state == TASK_INTERRUPTIBLE && signal_pending(task))
 			goto interrupted;
 		/* LAB 4 STUB: An interruptible sleeper with a signal
-		 * pending leaves with -EINTR (see the label below).
+		 * pending leaves with -EINTR (the other LAB 4 TODO, at the
+		 * end of this function, is the way out you write).
 		 * LAB 4 END */
 		if (requeue)
 			mutex_waiter_lost(lock, &waiter);
@@ -128,6 +131,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state,
 	/* LAB 3 STUB: The xchg above left -1. When nobody waits any
 	 * more, what should the count say, and why does it matter to unlock?
 	 * LAB 3 END */
+	/* The count above and the wait list only change under wait_lock. */
+	spin_assert_held(&lock->wait_lock);
 	debug_mutex_set_owner(lock, current_thread_info(), ip);
 	spin_unlock(&lock->wait_lock);
 	return 0;

@@ -23,6 +23,11 @@ extern struct kunit_suite *__kunit_suites_start[], *__kunit_suites_end[];
 
 /* Seconds a case may take unless it says otherwise (kunit.timeout=). */
 unsigned int kunit_default_timeout = CONFIG_KUNIT_TIMEOUT;
+/*
+ * The most any case may take, even one that asks for more (a grade's
+ * bound, kunit.max_timeout=); 0: no cap.
+ */
+unsigned int kunit_max_timeout;
 
 /* One case being run: shared by the runner and the case's thread. */
 struct kunit_run {
@@ -196,11 +201,15 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 				  struct kunit_case *kcase, unsigned int nr)
 {
 	unsigned int secs = kcase->timeout ?: kunit_default_timeout;
-	unsigned long limit = secs ? secs * HZ : MAX_SCHEDULE_TIMEOUT;
+	unsigned long limit;
 	struct kunit_run *run = kzalloc(sizeof(*run));
 	struct task_struct *task = NULL;
 	enum kunit_status status;
 	long waited;
+
+	if (kunit_max_timeout && (!secs || secs > kunit_max_timeout))
+		secs = kunit_max_timeout;
+	limit = secs ? secs * HZ : MAX_SCHEDULE_TIMEOUT;
 
 	if (run) {
 		run->test.name = kcase->name;

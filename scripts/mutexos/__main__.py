@@ -12,6 +12,7 @@
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
   grade         grade a lab: a line per check, a score, results.json
+  grade-all     grade a folder of submissions from the instructor's tree
   check-labs    every lab: its tree builds, its skeleton fails, the reference passes
 
 --arch, --mutex and --cpus take one value or a comma list and may be
@@ -21,7 +22,10 @@ tree, whatever the current folder.
 """
 
 import argparse
+import glob
+import json
 import os
+import shutil
 import signal
 import sys
 
@@ -96,11 +100,18 @@ def _add_labs(sub):
     p.add_argument("--arch", action="append", metavar="ARCH",
                    help="grade on these of the lab's arches only (default: all of them)")
     p.add_argument("--tree", metavar="DIR",
-                   help="from the full tree: grade this student tree, with the "
-                        "instructor-only checks")
+                   help="from the full tree: grade this submission's lab files "
+                        "in the instructor's tree, with every check")
     p.add_argument("--results", default="results.json", metavar="PATH",
                    help="where to write Gradescope's results.json (default: "
                         "results.json at the top of the tree)")
+    _add_accel(p)
+    p = sub.add_parser("grade-all", help="grade every submission of a folder")
+    p.add_argument("--lab", required=True, help="the lab's number")
+    p.add_argument("--submissions", required=True, metavar="DIR",
+                   help="a folder of submissions, one folder each")
+    p.add_argument("--arch", action="append", metavar="ARCH",
+                   help="grade on these of the lab's arches only (default: all of them)")
     _add_accel(p)
     p = sub.add_parser("check-labs", help="check every lab's trees")
     _add_accel(p)
@@ -366,32 +377,106 @@ def cmd_lab(ap, arches, opts):
 
 
 def cmd_grade(ap, arches, opts):
-    """Grade a lab in this tree."""
-    root = "."
+    """Grade a lab in this tree, or a submission from it (--tree)."""
     try:
-        if opts.tree:
-            if labs.student_lab(".") is not None:
-                raise labs.LabError("TREE= is for the full tree, which has the "
-                                    "instructor's tests")
-            root = os.path.join("build", "grade-tree")
-            labs.instructor_copy(".", os.path.join(START, opts.tree), root)
-        own = labs.student_lab(root)
+        own = labs.student_lab(".")
+        if opts.tree and own is not None:
+            raise labs.LabError("TREE= is for the full tree, which has the "
+                                "instructor's tests")
+        tree = os.path.join(START, opts.tree) if opts.tree else None
         if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
             raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
-        if own is None and opts.lab is None:
-            raise labs.LabError("LAB=n: which lab to grade (the full tree has them all)")
-        lab = own or labs.get(opts.lab)
+        lab = own or _submission_lab(opts.lab, tree)
     except labs.LabError as e:
         print(f"make grade: {e}", file=sys.stderr)
         return 2
-    names = _words(opts.arch)
+    names = _lab_arches(ap, lab, opts.arch)
+    results = os.path.join(START, opts.results) if opts.results else ""
+    if tree:
+        return grade.run_submission(".", arches, lab, tree, names, opts.accel, results)
+    if own is not None:
+        print("grade: this tree grades itself, with its own tests and scripts: a "
+              "check for you. The grade of record is given from the instructor's "
+              "tree, which takes only this lab's files from yours.")
+    return grade.run(".", arches, lab, names, opts.accel, results, own is not None)
+
+
+def _submission_lab(number, tree):
+    """The lab to grade in the full tree: LAB=, else the submission's LAB file."""
+    if number is not None:
+        return labs.get(number)
+    lab = labs.student_lab(tree) if tree else None
+    if lab is None:
+        raise labs.LabError("LAB=n: which lab to grade (the full tree has them all)")
+    return lab
+
+
+def _lab_arches(ap, lab, values):
+    names = _words(values)
     if names:
         wrong = [n for n in names if n not in lab.arches]
         if wrong:
             ap.error(f"lab {lab.number} runs on {', '.join(lab.arches)}, not {', '.join(wrong)}")
-    results = os.path.join(START, opts.results) if opts.results else ""
-    student = own is not None and not opts.tree
-    return grade.run(root, arches, lab, names, opts.accel, results, student)
+    return names
+
+
+def _keep_logs(tree):
+    """Copy the grade's build and boot logs into the submission's grade-logs/.
+
+    The next submission's grade reuses the folder they are in.
+    """
+    keep = os.path.join(tree, "grade-logs")
+    shutil.rmtree(keep, ignore_errors=True)
+    os.makedirs(keep)
+    pattern = os.path.join(grade.GRADING_TREE, "build", "**", "*grade*.log")
+    for log in glob.glob(pattern, recursive=True):
+        name = os.path.relpath(log, os.path.join(grade.GRADING_TREE, "build"))
+        shutil.copy(log, os.path.join(keep, name.replace(os.sep, "-")))
+
+
+def _score_line(tree, code):
+    """A submission's line of grade-all: its score, and whether it was graded."""
+    if code is None:
+        return "not graded (see grade.txt)"
+    with open(os.path.join(tree, "results.json"), encoding="utf-8") as f:
+        data = json.load(f)
+    total = sum(t["max_score"] for t in data["tests"])
+    what = " (nothing graded: the build failed, see grade.txt)" if code == 2 else ""
+    return f"Score: {data['score']}/{total}{what}"
+
+
+def cmd_grade_all(ap, arches, opts):
+    """Grade every submission in a folder, one at a time, from this tree."""
+    try:
+        if labs.student_lab(".") is not None:
+            raise labs.LabError("grade-all runs in the full tree")
+        lab = labs.get(opts.lab)
+        folder = os.path.join(START, opts.submissions)
+        subs = sorted(d for d in os.listdir(folder)
+                      if os.path.isdir(os.path.join(folder, d)))
+    except (labs.LabError, OSError) as e:
+        print(f"make grade-all: {e}", file=sys.stderr)
+        return 2
+    names = _lab_arches(ap, lab, opts.arch)
+    ungraded = 0
+    for sub in subs:
+        tree = os.path.join(folder, sub)
+        with open(os.path.join(tree, "grade.txt"), "w", encoding="utf-8") as out:
+            def say(text, out=out):
+                out.write(text + "\n")
+                out.flush()
+            try:
+                code = grade.run_submission(".", arches, lab, tree, names, opts.accel,
+                                            os.path.join(tree, "results.json"), say)
+            except labs.LabError as e:
+                say(f"grade: {e}")
+                code = None
+        ungraded += code not in (0, 1)
+        _keep_logs(tree)
+        print(f"{sub}: {_score_line(tree, code)}", flush=True)
+    print(f"grade-all: lab {lab.number}, {len(subs)} submission(s) in {folder}; "
+          f"each has grade.txt, results.json and grade-logs/")
+    return 2 if ungraded else 0
 
 
 def cmd_check_labs(ap, arches, opts):
@@ -406,7 +491,7 @@ COMMANDS = {
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
     "check-det-bench": cmd_check_det_bench,
     "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
-    "check-labs": cmd_check_labs,
+    "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
 }
 
 

@@ -2,16 +2,19 @@
 
 For each arch of the lab: build each mutex build its checks use, boot it
 once with the test= globs of all its boot checks, and judge each check on
-that boot's KTAP results (labs.py says what passes). A boot that hangs is
-killed at its timeout and every case it did not report counts as failed;
-a stub that loops in a test case is ended by the kernel's own case time
-limit (kunit.timeout=), so the boot goes on to the next case.
+that boot's KTAP results (labs.py says what passes). Every case is
+bounded: kunit.max_timeout= ends even a case that asks for more, so the
+boot goes on to the next case, and a boot that hangs is killed at its
+timeout, every case it did not report counting as failed.
 
 The result is printed as xv6's grader does ("name [arch]: OK (4/4)") with
-"Score: N/M" last, and written as Gradescope's results.json. The exit
-code is 0 only on full marks.
+"Score: N/M" last, a failed check followed by the expectations that
+failed, and written as Gradescope's results.json. A tree that does not
+build is graded 0 with the compiler's first error. Exit codes: 0 full
+marks, 1 partial, 2 nothing graded (a build error, or bad input).
 """
 
+import fcntl
 import fnmatch
 import json
 import os
@@ -23,10 +26,20 @@ from .build import BuildConfig
 from .runner import BootSpec, run_spec
 
 GRADE_CPUS = 2
-# Seconds a test case may run in a graded boot: a stub that makes a case
-# wait forever costs this, not the kernel's default of 300.
-CASE_TIMEOUT = 60
-BOOT_TIMEOUT = 900
+# Seconds a test case may run in a graded boot, whatever it asks for
+# (kunit.max_timeout=): a stub that makes a case wait for ever costs this.
+# The reference's slowest graded case takes a few seconds under TCG.
+CASE_TIMEOUT = 30
+# A whole graded boot of the reference takes seconds; this bounds one
+# whose cases all run out their time.
+BOOT_TIMEOUT = 150
+# A kernel silent this much longer than a case may take is hung (every
+# CPU spinning): the case limit would have printed a TIMEOUT line.
+SILENCE_MARGIN = 20
+# verdict's reason for a "BUG:" or "WARNING:" outside the expected ones.
+UNPROVOKED = "a report nobody provoked"
+# Expectation lines kept per failed case: the first ones say what broke.
+DIAG_LINES = 6
 APPEND = "hung_task_timeout=0"
 # Lab 8's benchmark boot: short runs, the figures only need to exist.
 BENCH_APPEND = "bench=vfs vfs.secs=1 vfs.tasks=8"
@@ -52,18 +65,53 @@ def boot_globs(checks):
     return ",".join(dict.fromkeys(g for c in checks for g in c.tests.split(",")))
 
 
-def judge_boot(check, result, log):
-    """(ok, output) of a boot check from a Result of that boot."""
+def judge_boot(check, result, log, diags=None):
+    """(ok, output) of a boot check from a Result of that boot.
+
+    diags: {case: its expectation lines} (failure_lines()) for the output.
+    """
     globs = check.tests.split(",")
     cases = [(name, ok) for suite in result.suites for name, ok in suite.cases
              if any(fnmatch.fnmatchcase(name, g) for g in globs)]
     failed = [name for name, ok in cases if not ok]
+    # The debug build's checks report what they find: a report nobody
+    # provoked (say, wait_lock not held) fails the checks of that build.
+    unprovoked = [r for r in result.reasons if r.startswith(UNPROVOKED)]
+    if check.mutex == "debug" and unprovoked:
+        return False, f"{unprovoked[0]} (log: {log})"
     if failed:
-        return False, f"failed: {', '.join(failed)} (log: {log})"
+        lines = [f"failed: {', '.join(failed)} (log: {log})"]
+        for name in failed:
+            lines += [f"{name}: {d}" for d in (diags or {}).get(name, ())]
+        return False, "\n".join(lines)
     if not cases:
         why = "; ".join(result.reasons) or "no result"
         return False, f"no result for {check.tests}: {why} (log: {log})"
     return True, f"{len(cases)} case(s) passed"
+
+
+def failure_lines(log):
+    """{suite.case: the first "# ..." lines before its "not ok"} of a KTAP log."""
+    found, suite, pending = {}, None, []
+    subtest = re.compile(r"^\s*# Subtest: (\S+)")
+    diag = re.compile(r"^\s+# (.*)")
+    verdict = re.compile(r"^(\s*)(not )?ok \d+ (\S+)")
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = subtest.match(line)
+            if m:
+                suite, pending = m.group(1), []
+                continue
+            m = verdict.match(line)
+            if m:
+                if m.group(2) and m.group(1) and suite:
+                    found[f"{suite}.{m.group(3)}"] = pending[:DIAG_LINES]
+                pending = []
+                continue
+            m = diag.match(line)
+            if m:
+                pending.append(m.group(1).strip())
+    return found
 
 
 def judge_insns(root, arch, cfg, insns):
@@ -112,14 +160,11 @@ def say_on_terminal(text):
 
 
 def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
-        student=None, case_timeout=CASE_TIMEOUT, say=say_on_terminal,
-        build_log=None):
+        student=None, case_timeout=CASE_TIMEOUT, say=say_on_terminal):
     """Grade lab on its arches (or names of them); the exit code.
 
-    case_timeout: kunit.timeout= of the boots, the seconds a case that a
-    stub made wait for ever costs. say: what prints each line of the
-    report; build_log: a file for make's output (default: the terminal).
-    The lab check, a thread beside the boots, gives its log for both.
+    case_timeout: the seconds a case may take, what a stub that made it
+    wait for ever costs. say: what prints each line of the report.
     """
     if student is None:
         student = labs.student_lab(root) is not None
@@ -127,56 +172,126 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     names = names or lab.arches
     outcomes = []
     for name in names:
-        got = grade_arch(root, arches[name], lab, checks, accel, case_timeout,
-                         say, build_log)
-        if got is None:
-            return 2
+        got = grade_arch(root, arches[name], lab, checks, accel, case_timeout, say)
+        if isinstance(got, BuildError):
+            return report_build_error(lab, checks, names, got, results_path, say)
         outcomes += got
     return report(lab, outcomes, results_path, say)
 
 
-def grade_arch(root, arch, lab, checks, accel, case_timeout, say, build_log):
-    """The outcomes of checks on arch; None if a build failed."""
+# Where the full tree grades a submission (grading_tree()).
+GRADING_TREE = os.path.join("build", "grade-tree")
+
+
+def run_submission(root, arches, lab, tree, names=None, accel="tcg",
+                   results_path="results.json", say=say_on_terminal,
+                   case_timeout=CASE_TIMEOUT):
+    """Grade the submission at tree from the full tree at root; the exit code.
+
+    Only the lab's files are taken from tree (labs.grading_tree()): its
+    own tests, scripts and Makefile change nothing.
+    """
+    dest = os.path.join(root, GRADING_TREE)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    # One grade at a time uses the folder (make check-labs grades there too).
+    with open(f"{dest}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _run_submission(root, arches, lab, tree, dest, names, accel,
+                               results_path, say, case_timeout)
+
+
+def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say,
+                    case_timeout):
+    claimed = labs.student_lab(tree) if os.path.isfile(
+        os.path.join(tree, labs.LAB_FILE)) else None
+    notes = labs.grading_tree(root, tree, lab, dest)
+    if claimed is not None and claimed != lab:
+        notes.append(f"the submission says it is lab {claimed.number}; "
+                     f"graded as lab {lab.number}")
+    for name in names or lab.arches:
+        for mutex in {c.mutex for c in lab.checks} | {"native"}:
+            labs.copy_build_folder(root, dest, BuildConfig(name, mutex))
+    say(f"grade: {tree}: lab {lab.number}'s files graded in the instructor's "
+        f"tree ({GRADING_TREE})")
+    for note in notes:
+        say(f"grade: {note}")
+    return run(dest, arches, lab, names, accel, results_path, student=False,
+               case_timeout=case_timeout, say=say)
+
+
+class BuildError:
+    """A build that failed: its configuration, first error and log."""
+
+    def __init__(self, cfg, first_error, log):
+        self.text = f"{cfg.label()} does not build: {first_error} (log: {log})"
+
+
+def build_for_grade(root, cfg):
+    """Build cfg into a log of its own; None, or a BuildError."""
+    log = os.path.join(root, "build", f"grade-{cfg.arch}-{cfg.mutex}.log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    with open(log, "wb") as f:
+        why = build.build(root, cfg, jobs=2, log=f)
+    if not why:
+        return None
+    return BuildError(cfg, first_error(log) or why, log)
+
+
+def first_error(log):
+    """The compiler's (or linker's) first error line of a build log, or None."""
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if re.search(r"\b(error|Error \d+|undefined reference)\b", line):
+                return line.strip()
+    return None
+
+
+def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
+    """The outcomes of checks on arch, or the BuildError of a failed build."""
     outcomes = []
     mutexes = dict.fromkeys(c.mutex for c in checks
                             if c.kind in ("boot", "insns"))
     for mutex in mutexes:
         cfg = BuildConfig(arch.name, mutex)
-        why = build.build(root, cfg, jobs=2, log=build_log)
-        if why:
-            say(f"grade: the tree does not build ({why}); fix the errors "
-                "above and grade again. Nothing graded, no results written.")
-            return None
+        failed = build_for_grade(root, cfg)
+        if failed:
+            return failed
         booted = [c for c in checks if c.kind == "boot" and c.mutex == mutex]
         if booted:
-            spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image,
-                            GRADE_CPUS, f"test={boot_globs(booted)} "
-                            f"kunit.timeout={case_timeout} {APPEND}",
-                            BOOT_TIMEOUT)
-            say(f"grade: lab {lab.number}, {cfg.label()}: booting "
-                f"test={boot_globs(booted)}")
-            result = run_spec(root, arch, spec, accel)
-            for check in booted:
-                outcomes.append(Outcome(check, arch.name, *judge_boot(check, result, result.log)))
+            outcomes += grade_boot(root, arch, lab, cfg, booted, accel,
+                                   case_timeout, say)
         for check in checks:
             if check.kind == "insns" and check.mutex == mutex:
                 outcomes.append(Outcome(check, arch.name,
                                         *judge_insns(root, arch, cfg, check.insns)))
     for check in checks:
         if check.kind == "bench":
-            outcomes.append(Outcome(check, arch.name,
-                                    *run_bench(root, arch, accel, say, build_log)))
+            outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel, say)))
         elif check.kind == "answers":
             outcomes.append(Outcome(check, arch.name, *answers.judge(root)))
     return outcomes
 
 
-def run_bench(root, arch, accel, say, build_log):
+def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
+    """The outcomes of the boot checks booted, from one boot of cfg."""
+    globs = boot_globs(booted)
+    spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
+                    f"test={globs} kunit.timeout={case_timeout} "
+                    f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT,
+                    silence=case_timeout + SILENCE_MARGIN)
+    say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
+    result = run_spec(root, arch, spec, accel)
+    diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
+    return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags))
+            for check in booted]
+
+
+def run_bench(root, arch, accel, say):
     """(ok, output): a short benchmark boot of the native build ends well."""
     cfg = BuildConfig(arch.name, "native")
-    why = build.build(root, cfg, jobs=2, log=build_log)
-    if why:
-        return False, why
+    failed = build_for_grade(root, cfg)
+    if failed:
+        return False, failed.text
     spec = BootSpec("lab8-bench", cfg, arch.boot_image, GRADE_CPUS, BENCH_APPEND,
                     BOOT_TIMEOUT)
     say(f"grade: lab 8, {cfg.label()}: {BENCH_APPEND}")
@@ -189,15 +304,28 @@ def run_bench(root, arch, accel, say, build_log):
     return True, "the VFS test ran with the semaphore and the mutex"
 
 
+def report_build_error(lab, checks, names, failed, results_path, say):
+    """A tree that does not build: every check 0, the first error said; exit 2."""
+    say(f"grade: {failed.text}")
+    outcomes = [Outcome(c, name, False, failed.text) for name in names for c in checks]
+    report(lab, outcomes, results_path, say)
+    say("grade: nothing graded: fix the build and grade again")
+    return 2
+
+
 def report(lab, outcomes, results_path, say=say_on_terminal):
     """Say the lines and the score, write results.json; the exit code."""
     score = sum(o.score for o in outcomes)
     total = sum(o.max_score for o in outcomes)
     say(f"== lab {lab.number}: {lab.title} ==")
+    said = None
     for o in outcomes:
         say(o.line())
-        if o.score < o.max_score:
-            say(f"    {o.output}")
+        # A build error fails every check alike: its text is said once.
+        if o.score < o.max_score and o.output != said:
+            for line in o.output.splitlines():
+                say(f"    {line}")
+            said = o.output
     say(f"Score: {score}/{total}")
     if results_path:
         write_results(results_path, score, outcomes)

@@ -7,7 +7,14 @@ For every lab:
     make rebuilds only what the stubs change;
   - its skeleton is graded on one of its arches (lab N on arch N mod the
     count, so that every arch takes its turn): 0 < score < full, the
-    stubs fail the lab's graded tests without hanging the grader.
+    stubs fail the lab's graded tests without hanging the grader;
+  - lab 3's skeleton, tampered (tests, kunit, Makefile, scripts, its LAB
+    file), graded from the instructor's tree scores as the untouched one;
+  - the reference of each lab with code, taken as a submission, gets full
+    marks in the instructor's tree (the later labs' stubs do not break
+    it), and every known-wrong solution (docs/labs/solutions/wrong/, a
+    patch over the reference) loses points within WRONG_BOUND seconds;
+    both graded on one arch, with the skeleton's short case limit.
 The reference's full marks rest on the full matrix: every graded test
 case is one of the cases that make test runs on every arch and build, so
 here each boot check's globs must select cases that exist (the debug
@@ -20,8 +27,11 @@ import fnmatch
 import os
 import re
 import shutil
+import subprocess
+import tempfile
+import time
 
-from . import answers, build, grade, labs, qemu
+from . import answers, build, grade, labmarks, labs, qemu
 from .build import BuildConfig
 from .logs import open_log
 from .runner import at
@@ -34,6 +44,18 @@ LIST_TIMEOUT = 300
 # The cases that pass in a skeleton take well under a second each; one
 # that runs out on a loaded host costs its check, never the whole score.
 SKELETON_CASE_TIMEOUT = 5
+# The known-wrong solutions, kept with the instructor's material (never in
+# a student tree): docs/labs/solutions/wrong/labN-what.patch.
+BANK = os.path.join("docs", "labs", "solutions", "wrong")
+# Seconds a grade of one wrong solution on one arch may take. Here its
+# cases get the skeleton's short limit (a case that hangs fails either
+# way), so the bound catches a boot that hangs whole.
+WRONG_BOUND = 120
+# Where a wrong solution is written as a submission.
+SUBMISSION = os.path.join(WORK, "submission")
+# The lab whose skeleton is also graded tampered.
+TAMPERED_LAB = 3
+VERDICT = re.compile(r"^.* \[\w+\]: (OK|FAIL) \(\d+/\d+\)$")
 
 
 class CheckLog:
@@ -61,9 +83,12 @@ def check_labs(root, arches, accel):
         problems += check_reference(root, arches, accel, out)
         for number, lab in sorted(labs.LABS.items()):
             problems += check_skeleton(root, arches, lab, accel, out)
+        problems += check_bank(root, arches, accel, out)
     return StepResult(title, problems, log_path,
                       note=f"{len(labs.LABS)} labs: trees build on every arch, "
-                           "skeletons score 0 < N < full, reference checks hold")
+                           "skeletons score 0 < N < full, tampering changes nothing, "
+                           "the references pass and the wrong solutions fail "
+                           "as submissions")
 
 
 def check_reference(root, arches, accel, out):
@@ -140,7 +165,7 @@ def check_skeleton(root, arches, lab, accel, out):
         return problems
     for cfg in {BuildConfig(graded_arch, c.mutex) for c in lab.checks} | \
             {BuildConfig(graded_arch, "native")}:
-        copy_build_folder(root, dest, cfg)
+        labs.copy_build_folder(root, dest, cfg)
     said = []
 
     def keep(text):
@@ -148,7 +173,7 @@ def check_skeleton(root, arches, lab, accel, out):
         out.say(text)
     code = grade.run(dest, arches, lab, [graded_arch], accel,
                      results_path=os.path.join(dest, "results.json"), student=True,
-                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep, build_log=out.file)
+                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep)
     score = re.search(r"^Score: (\d+)/(\d+)$", "\n".join(said), re.M)
     if code == 2 or not score:
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
@@ -157,21 +182,121 @@ def check_skeleton(root, arches, lab, accel, out):
     if not 0 < got < full:
         problems.append(f"lab {lab.number}: the skeleton scores {got}/{full} on "
                         f"{graded_arch}; it must be more than 0 and less than full")
+    if lab.number == TAMPERED_LAB:
+        problems += check_tampered(root, arches, lab, dest, graded_arch, accel,
+                                   [v for v in said if VERDICT.match(v)], out)
     return problems
 
 
-def copy_build_folder(root, dest, cfg):
-    """Start dest's build folder of cfg as a copy of the full tree's."""
-    folder = build.builddir(root, cfg)
-    src, dst = os.path.join(root, folder), os.path.join(dest, folder)
-    if os.path.isdir(src) and not os.path.exists(dst):
-        shutil.copytree(src, dst, symlinks=True,
-                        ignore=shutil.ignore_patterns("*.log", ".link.*"))
+def tamper(tree):
+    """Forge full marks in the student tree at tree, every way it offers."""
+    edits = (
+        # A failed expectation no longer fails its case.
+        ("lib/kunit/kunit.c", "\tWRITE_ONCE(test->status, KUNIT_FAILURE);\n", ""),
+        ("tests/mutex_test.c", "KUNIT_EXPECT_EQ(test, fifo_order[i], i);", ";"),
+        ("tests/mutex_states_test.c", "KUNIT_EXPECT_EQ(", "(void)("),
+        ("scripts/mutexos/grade.py", "return 0 if score == total else 1", "return 0"),
+    )
+    for path, old, new in edits:
+        with open(os.path.join(tree, path), encoding="utf-8") as f:
+            text = f.read()
+        with open(os.path.join(tree, path), "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+    with open(os.path.join(tree, "Makefile"), "a", encoding="utf-8") as f:
+        f.write("\ngrade:\n\t@echo Score: 39/39\n")
+    with open(os.path.join(tree, labs.LAB_FILE), "w", encoding="utf-8") as f:
+        f.write("0\n")
+
+
+def check_tampered(root, arches, lab, tree, arch, accel, verdicts, out):
+    """The tampered tree, graded from the instructor's, scores as it did untouched."""
+    tamper(tree)
+    said = []
+
+    def keep(text):
+        said.append(text)
+        out.say(text)
+    grade.run_submission(root, arches, lab, tree, [arch], accel,
+                         os.path.join(tree, "results-tampered.json"), keep)
+    got = [v for v in said if VERDICT.match(v)]
+    if got != verdicts:
+        return [f"lab {lab.number}: tampering changed the grade from the instructor's "
+                f"tree: {got} instead of {verdicts}"]
+    return []
+
+
+def check_bank(root, arches, accel, out):
+    """Each lab's reference gets full marks, each wrong solution loses points."""
+    problems = []
+    cases = [(f"lab{n}-reference", None) for n in sorted(labs.regions(root))]
+    bank = os.path.abspath(at(root, BANK))
+    cases += [(name[:-len(".patch")], os.path.join(bank, name))
+              for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
+    for name, patch in cases:
+        m = re.match(r"^lab(\d+)-", name)
+        if not m:
+            problems.append(f"{BANK}/{name}.patch: the name must start with labN-")
+            continue
+        problems += grade_wrong(root, arches, labs.get(m.group(1)), name, patch,
+                                accel, out)
+    return problems
+
+
+def grade_wrong(root, arches, lab, name, patch, accel, out):
+    """Grade the reference of lab, patch applied if any, as a submission."""
+    sub = at(root, SUBMISSION)
+    why = write_submission(root, lab, patch, sub)
+    if why:
+        return [f"{name}: {why}"]
+    arch = lab.arches[0]
+    said = []
+
+    def keep(text):
+        said.append(text)
+        out.say(text)
+    started = time.monotonic()
+    code = grade.run_submission(root, arches, lab, sub, [arch], accel,
+                                os.path.join(sub, "results.json"), keep,
+                                case_timeout=SKELETON_CASE_TIMEOUT)
+    took = time.monotonic() - started
+    out.say(f"{name}: exit {code} in {took:.0f} s on {arch}")
+    wanted = 0 if patch is None else 1
+    problems = []
+    if code != wanted:
+        what = {0: "full marks", 1: "a partial score", 2: "nothing graded"}[code]
+        problems.append(f"{name}: {what} on {arch} (log: build/lab-check.log)")
+    if took > WRONG_BOUND:
+        problems.append(f"{name}: graded in {took:.0f} s on {arch}, over {WRONG_BOUND} s")
+    return problems
+
+
+def write_submission(root, lab, patch, sub):
+    """sub: lab's files as a student who wrote the reference (patched) hands in."""
+    shutil.rmtree(sub, ignore_errors=True)
+    os.makedirs(sub)
+    files = [p for p in labs.submitted_files(root, lab) if p.endswith(labmarks.SOURCE_SUFFIXES)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
+            shutil.copy2(os.path.join(root, path), os.path.join(tmp, path))
+        if patch:
+            proc = subprocess.run(["patch", "-p1", "-s", "-d", tmp, "-i", patch],
+                                  capture_output=True, text=True, check=False)
+            if proc.returncode:
+                return f"the patch does not apply: {proc.stdout}{proc.stderr}".strip()
+        for path in files:
+            with open(os.path.join(tmp, path), encoding="utf-8") as f:
+                # Solved up to lab, the later labs' stubs: what a student has.
+                text = labmarks.render(f.read(), lab.number + 1, path)
+            os.makedirs(os.path.join(sub, os.path.dirname(path)), exist_ok=True)
+            with open(os.path.join(sub, path), "w", encoding="utf-8") as f:
+                f.write(text)
+    return None
 
 
 def build_from_copy(root, dest, cfg):
     """Build cfg in the tree dest, its build folder first copied from root; None or why it failed."""
-    copy_build_folder(root, dest, cfg)
+    labs.copy_build_folder(root, dest, cfg)
     proc = build.make(dest, cfg, "all", jobs=2, capture_output=True, text=True)
     if proc.returncode:
         tail = "\n".join(proc.stdout.splitlines()[-5:] + proc.stderr.splitlines()[-5:])

@@ -18,8 +18,10 @@ ends with a backslash, the marker lines too. In a student tree of lab n:
     marker lines and the stub comment go;
   - the regions of lab n become "/* LAB n TODO: title. hint */" and the
     stub's code;
-  - the regions of later labs stay as they are (their markers and stub
-    comments too): the lab that reaches them rewrites them.
+  - the regions of later labs become their stub's code under a one-line
+    "/* LAB m: title (a later lab) */": a tree never holds a later lab's
+    reference. So every stub must build, boot and leave the earlier labs'
+    tests passing (make check-labs grades each lab's reference there).
 """
 
 import re
@@ -131,7 +133,7 @@ def render(text, lab, path="<text>"):
         elif item.lab == lab:
             lines += _stub_lines(item)
         else:
-            lines += _unparsed(text, item)
+            lines += _later_lines(item)
     return "\n".join(lines)
 
 
@@ -147,12 +149,9 @@ def _stub_lines(region):
     return todo + [f"{ind} */"] + region.stub
 
 
-def _unparsed(text, region):
-    # The region's own lines, as they are in the file.
-    all_lines = text.split("\n")
-    start = region.start - 1
-    length = 1 + len(region.code)
-    end = start + length
-    while not END.match(all_lines[end]):
-        end += 1
-    return all_lines[start:end + 1]
+def _later_lines(region):
+    # No hint: the lab that reaches this region gives it.
+    head = f"{region.indent}/* LAB {region.lab}: {region.title} (a later lab) */"
+    if region.macro:
+        return [head + " \\"] + [code + " \\" for code in region.stub]
+    return [head] + region.stub

@@ -15,7 +15,11 @@ Checks marked instructor run only in the full tree: their test files
 (INSTRUCTOR_FILES) are not copied into the student trees.
 
 make lab LAB=n DEST=dir writes lab n's student tree (generate()); the
-regions in the source are rewritten as labmarks.py says.
+regions in the source are rewritten as labmarks.py says. A grade of
+record never runs the student's tests, scripts or Makefile: grading_tree()
+takes only the files the lab's regions live in (and the answers) out of
+the submission, into a fresh copy of the lab's starting tree with the
+instructor's tests.
 """
 
 import os
@@ -24,7 +28,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from . import labmarks
+from . import build, labmarks
 
 # The file at the top of a student tree: the number of its lab.
 LAB_FILE = "LAB"
@@ -53,12 +57,17 @@ class Check:
 
 @dataclass(frozen=True)
 class Lab:
-    """A lab: its number, title, arches and checks."""
+    """A lab: its number, title, arches and checks.
+
+    files: what grading takes from a submission besides the files of the
+    lab's regions and answers.md.
+    """
 
     number: int
     title: str
     arches: tuple
     checks: tuple
+    files: tuple = ()
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -93,8 +102,17 @@ LABS = {lab.number: lab for lab in (
     Lab(3, "The mutex slowpath", ALL_ARCHES, (
         Check("mutex API", 2, "mutex.api_contract,mutex.define_mutex_is_unlocked"),
         Check("waiters get the mutex in FIFO order", 4, "mutex.fifo_order_of_waiters"),
-        Check("counter states 1/0/-1", 4, "mutex_states.*"),
+        Check("counter states 1/0/-1", 4,
+              "mutex_states.uncontended,mutex_states.handoff_to_the_last_waiter"),
         Check("unlock slowpath wakes the next waiter", 3, "mutex.no_lost_wakeup_stress"),
+        Check("an unlock wakes one waiter; the count stays -1 while others wait", 3,
+              "mutex_states.unlock_wakes_one_count_stays_negative"),
+        Check("a woken waiter that lost goes back to the head", 3,
+              "mutex_states.woken_waiter_that_lost_requeues_at_head"),
+        # The debug build checks that wait_lock is held where it must be.
+        Check("the slowpath in the debug build", 2,
+              "mutex.fifo_order_of_waiters,mutex.no_lost_wakeup_stress,mutex_states.*",
+              mutex="debug"),
     )),
     Lab(4, "Interruptible locking and trylock", ALL_ARCHES, (
         Check("mutex API and FIFO order", 2, "mutex.api_contract,mutex.fifo_order_of_waiters"),
@@ -129,11 +147,12 @@ LABS = {lab.number: lab for lab in (
         Check("longer cycles and the chain limit", 4,
               "mutex_debug.ABBCCA,mutex_debug.ABCABC,mutex_debug.cycle_of_25,"
               "mutex_debug.chain_over_limit", mutex="debug"),
+        Check("the whole debug suite", 4, "mutex_debug.*", mutex="debug"),
     )),
     Lab(8, "Measure", ("i386",), (
         Check("the benchmarks run", 4, kind="bench"),
         Check("answers.md: figures from bench.log", 6, kind="answers"),
-    )),
+    ), files=("bench.log",)),
 )}
 
 
@@ -223,12 +242,12 @@ def _copy(root, path, work, lab):
         new = labmarks.render(text, lab, path)
         if new != text:
             _write(work, path, new)
-            if lab in labmarks.labs_in(text, path):
+            if max(labmarks.labs_in(text, path)) >= lab:
                 shutil.copymode(src, dst)
             else:
                 # Only markers went: the code is the reference's, so the
                 # file keeps its time and a build folder copied from the
-                # full tree need not rebuild what it includes (labcheck).
+                # full tree need not rebuild what it includes.
                 shutil.copystat(src, dst)
             return
     shutil.copy2(src, dst)
@@ -268,22 +287,52 @@ def _git_init(work, lab):
     git("commit", "-q", "-m", f"Lab {lab.number} ({lab.title}): the starting tree")
 
 
-def instructor_copy(root, tree, dest):
-    """Copy the student tree at tree to dest with the instructor's tests added.
+ANSWERS_FILE = "answers.md"
 
-    The copy is what make grade TREE=dir grades from the full tree: the
-    student's work, plus the test files that student trees do not have.
+
+def submitted_files(root, lab):
+    """The files grading takes from a submission of lab (full tree at root)."""
+    paths = sorted({path for path, _ in regions(root).get(lab.number, ())})
+    return paths + [ANSWERS_FILE, *lab.files]
+
+
+def grading_tree(root, tree, lab, dest):
+    """Write dest: lab's starting tree with the submission at tree graded in it.
+
+    dest gets lab's student tree, the instructor's test files, and from
+    tree only submitted_files(): its tests, Makefile and scripts are never
+    used. Returns notes for the report (files the submission lacks).
     """
-    lab = student_lab(tree)
-    if lab is None:
-        raise LabError(f"TREE={tree} is no student tree (it has no {LAB_FILE} file)")
+    tree = os.path.abspath(tree)
+    if not os.path.isdir(tree):
+        raise LabError(f"TREE={tree} is not a folder")
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(tree, dest, symlinks=True,
-                    ignore=shutil.ignore_patterns("build", ".git"))
+    generate(root, lab.number, dest)
     for path in INSTRUCTOR_FILES:
         if path.startswith("tests/"):
             shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
-    return lab
+    notes = []
+    for path in submitted_files(root, lab):
+        src = os.path.join(tree, path)
+        if os.path.islink(src) or not os.path.isfile(src):
+            notes.append(f"{path}: not a file in the submission; graded as handed out")
+            continue
+        # copyfile, not copy2: a new time, so make rebuilds what it feeds.
+        shutil.copyfile(src, os.path.join(dest, path))
+    return notes
+
+
+def copy_build_folder(root, dest, cfg):
+    """Start dest's build folder of cfg as a copy of the full tree's.
+
+    The student tree's files that equal the reference keep their times
+    (_copy), so make rebuilds only what the lab changes.
+    """
+    folder = build.builddir(root, cfg)
+    src, dst = os.path.join(root, folder), os.path.join(dest, folder)
+    if os.path.isdir(src) and not os.path.exists(dst):
+        shutil.copytree(src, dst, symlinks=True,
+                        ignore=shutil.ignore_patterns("*.log", ".link.*"))
 
 
 def regions(root):

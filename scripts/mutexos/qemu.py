@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 
 from .ktap import KtapParser
@@ -233,13 +234,14 @@ def keep_stderr(log, errors):
     return text
 
 
-def boot(title, argv, arch, timeout, log, on_start=None):
+def boot(title, argv, arch, timeout, log, on_start=None, silence=None):
     """Run argv, read its serial output as KTAP into log, and judge it.
 
     log is an open binary file; arch decodes the exit status.  argv is
     normally command()'s, but any program that prints a serial log will do.
     on_start(proc), if given, is called once QEMU runs (the gdb check drives
-    it meanwhile, and kills it when it fails).
+    it meanwhile, and kills it when it fails). silence: seconds without a
+    line of output after which the kernel counts as hung and is killed.
     """
     parser = KtapParser()
     with tempfile.TemporaryFile() as errors:
@@ -248,7 +250,8 @@ def boot(title, argv, arch, timeout, log, on_start=None):
             return failed
         if on_start:
             on_start(proc)
-        code, timed_out = _read_serial(proc, timeout, log, parser)
+        code, timed_out, silent = _read_serial(proc, timeout, log, parser, silence)
+        timed_out = timed_out or silent
         parser.finish()
         stderr_text = keep_stderr(log, errors)
     status = None if timed_out else decode_status(arch, code)
@@ -260,25 +263,38 @@ def boot(title, argv, arch, timeout, log, on_start=None):
     complaint = stderr_text.decode("utf-8", "replace").strip().splitlines()
     if result.failed_config and complaint:
         result.add_reason(f"emulator: {complaint[-1]}", first=True)
+    if silent:
+        result.add_reason(f"no output for {silence}s: killed as hung", first=True)
     return result
 
 
-def _read_serial(proc, timeout, log, parser):
-    """Copy proc's output to log and parser until it ends or timeout expires.
+def _read_serial(proc, timeout, log, parser, silence=None):
+    """Copy proc's output to log and parser until it ends or a limit expires.
 
-    Returns (exit code, whether the timeout killed it).
+    Returns (exit code, whether the timeout killed it, whether silence did).
     """
-    expired = threading.Event()
+    expired, silent, ended = threading.Event(), threading.Event(), threading.Event()
+    last_line = [time.monotonic()]
 
     def expire():
         expired.set()
         kill_group(proc)
 
+    def watch_silence():
+        while not ended.wait(1):
+            if time.monotonic() - last_line[0] > silence:
+                silent.set()
+                kill_group(proc)
+                return
+
     watchdog = threading.Timer(timeout, expire)
     watchdog.daemon = True
     watchdog.start()
+    if silence:
+        threading.Thread(target=watch_silence, daemon=True).start()
     try:
         for raw in proc.stdout:
+            last_line[0] = time.monotonic()
             log.write(raw)
             log.flush()         # so that the log can be followed live
             parser.feed(raw.decode("utf-8", "replace"))
@@ -290,9 +306,10 @@ def _read_serial(proc, timeout, log, parser):
         raise
     finally:
         watchdog.cancel()
+        ended.set()
         proc.stdout.close()
         EMULATORS.forget(proc)
-    return code, expired.is_set()
+    return code, expired.is_set(), silent.is_set()
 
 
 def run_to_file(argv, out, timeout):

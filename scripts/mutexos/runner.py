@@ -29,6 +29,7 @@ class BootSpec:
     script: str = ""
     firmware: str = ""
     gdb: bool = False
+    silence: int = 0            # seconds without output: hung (0: no limit)
 
     def title(self, arch_name):
         """The heading of this boot's table: "NAME (ARCH, N CPUs)"."""
@@ -76,7 +77,8 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
             result = console.run(title, argv, arch, spec.script, spec.cpus,
                                  spec.timeout, log)
         else:
-            result = qemu.boot(title, argv, arch, spec.timeout, log)
+            result = qemu.boot(title, argv, arch, spec.timeout, log,
+                               silence=spec.silence or None)
         # The log's last line: where make test's time goes, boot by boot.
         log.write(f"\nrunner: {spec.name} took {time.monotonic() - started:.1f} s\n"
                   .encode())

@@ -35,15 +35,19 @@ int f(int x)
 class Markers(unittest.TestCase):
     """labmarks: each lab's view of a marked file."""
 
-    def test_earlier_lab_sees_the_file_as_it_is(self):
-        self.assertEqual(labmarks.render(SOURCE, 1), SOURCE)
+    def test_earlier_lab_gets_later_stubs_never_their_reference(self):
+        out = labmarks.render(SOURCE, 1)
+        self.assertIn("{\n\t/* LAB 2: doubling (a later lab) */\n\treturn x;\n}", out)
+        self.assertIn("\t/* LAB 3: the macro (a later lab) */ \\\n\t(x); \\\n})", out)
+        for reference in ("2 * x", "(x) + 1", "BEGIN", "Mind the overflow"):
+            self.assertNotIn(reference, out)
 
     def test_the_lab_gets_the_stub_and_its_hint(self):
         out = labmarks.render(SOURCE, 2)
         self.assertIn("\t/* LAB 2 TODO: doubling.\n\t * Return twice x.\n"
                       "\t * Mind the overflow.\n\t */\n\treturn x;\n}", out)
         self.assertNotIn("2 * x", out)
-        self.assertIn("LAB 3 BEGIN", out)        # later labs untouched
+        self.assertIn("LAB 3: the macro (a later lab)", out)
 
     def test_later_lab_gets_the_reference_without_markers(self):
         out = labmarks.render(SOURCE, 3)
@@ -101,7 +105,8 @@ class Generator(unittest.TestCase):
         mutex = self.read("kernel/locking/mutex.c")
         self.assertIn("LAB 3 TODO", mutex)
         self.assertNotIn("LAB 3 BEGIN", mutex)
-        self.assertIn("LAB 4 BEGIN", mutex)     # a later lab, as it is
+        self.assertIn("LAB 4: trylock's return convention (a later lab)", mutex)
+        self.assertIn("taken = !__mutex_fastpath_trylock", mutex)  # its stub
         wait = self.read("include/wait.h")      # an earlier lab, solved
         self.assertNotIn("LAB 2", wait)
         self.assertIn("prepare_to_wait(&(wq), &__w, state);", wait)
@@ -127,6 +132,27 @@ class Generator(unittest.TestCase):
             with self.assertRaisesRegex(labs.LabError, "no such lab"):
                 labs.get(bad)
 
+    def test_grading_takes_only_the_lab_files(self):
+        sub = os.path.join(self.tmp.name, "submission")
+        subprocess.run(["cp", "-a", self.tree, sub], check=True)
+        for path, text in (("kernel/locking/mutex.c", "/* mine */\n"),
+                           ("tests/mutex_test.c", "/* forged */\n"),
+                           ("Makefile", "grade:\n\t@echo Score: 13/13\n")):
+            with open(os.path.join(sub, path), "a", encoding="utf-8") as f:
+                f.write(text)
+        os.remove(os.path.join(sub, "answers.md"))
+        dest = os.path.join(self.tmp.name, "graded")
+        notes = labs.grading_tree(ROOT, sub, labs.get(3), dest)
+        self.assertEqual(notes, ["answers.md: not a file in the submission; "
+                                 "graded as handed out"])
+        with open(os.path.join(dest, "kernel/locking/mutex.c"), encoding="utf-8") as f:
+            self.assertTrue(f.read().endswith("/* mine */\n"))
+        for path in ("tests/mutex_test.c", "Makefile"):
+            with open(os.path.join(dest, path), encoding="utf-8") as f, \
+                    open(os.path.join(ROOT, path), encoding="utf-8") as g:
+                self.assertEqual(f.read(), g.read(), path)
+        self.assertTrue(os.path.exists(os.path.join(dest, "tests/wait_window_test.c")))
+
     def test_non_empty_dest_is_left_alone(self):
         dest = os.path.join(self.tmp.name, "full")
         os.mkdir(dest)
@@ -150,6 +176,51 @@ class Grader(unittest.TestCase):
         self.assertIn("string.strcmp_order", out)
         ok, out = grade.judge_boot(Check("c", 1, "mutex.hangs"), result, "l")
         self.assertFalse(ok)
+
+    def test_failed_expectations_are_in_the_output(self):
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: mutex\n"
+               "    1..2\n    # unrelated: before the first case\n    ok 1 api\n"
+               "    # mutex_test.c:9: expected a == 1, but a == 5\n"
+               "    not ok 2 fifo\nnot ok 1 mutex\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "boot.log")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(log)
+            diags = grade.failure_lines(path)
+        self.assertEqual(diags, {"mutex.fifo": ["mutex_test.c:9: expected a == 1, but a == 5"]})
+        result = judge_text(NOT_OK_LOG, 1)
+        ok, out = grade.judge_boot(Check("b", 1, "string.*"), result, "l",
+                                   {"string.strcmp_order": ["why it failed"]})
+        self.assertIn("string.strcmp_order: why it failed", out.splitlines())
+
+    def test_an_unprovoked_report_fails_the_debug_builds_checks(self):
+        text = OK_LOG.replace("CPU1: idle", "BUG: spinlock not held where it must be on CPU#1")
+        result = judge_text(text, 0)
+        debug = Check("d", 1, "string.*", mutex="debug")
+        ok, out = grade.judge_boot(debug, result, "l")
+        self.assertFalse(ok)
+        self.assertIn("BUG: spinlock not held where it must be", out)
+        self.assertTrue(grade.judge_boot(Check("n", 1, "string.*"), result, "l")[0])
+        self.assertTrue(grade.judge_boot(debug, judge_text(OK_LOG, 0), "l")[0])
+
+    def test_a_build_error_is_graded_zero_with_its_first_error(self):
+        lab = Lab(9, "t", ("i386", "arm"), (Check("one", 4, "a.*"),))
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "build.log")
+            with open(log, "w", encoding="utf-8") as f:
+                f.write("  CC x.c\nx.c:3:1: error: expected ';'\nx.c:9:1: error: later\n")
+            failed = grade.BuildError(grade.BuildConfig("i386", "native"),
+                                      grade.first_error(log), log)
+            path = os.path.join(tmp, "results.json")
+            with mock.patch.object(grade, "grade_arch", return_value=failed), \
+                    mock.patch("builtins.print"):
+                code = grade.run(tmp, {"i386": None, "arm": None}, lab, results_path=path)
+            with open(path) as f:
+                data = json.load(f)
+        self.assertEqual(code, 2)
+        self.assertEqual(data["score"], 0)
+        self.assertEqual(len(data["tests"]), 2)
+        self.assertIn("x.c:3:1: error: expected ';'", data["tests"][0]["output"])
 
     def test_a_check_that_selects_nothing_fails(self):
         result = judge_text(OK_LOG, 0)

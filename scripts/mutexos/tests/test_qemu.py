@@ -194,6 +194,19 @@ class FakeEmulator(unittest.TestCase):
         with open(path, "rb") as log:
             self.assertIn(b"KTAP version 1", log.read())
 
+    def test_silence_kills_a_hung_kernel_and_says_so(self):
+        path = os.path.join(self.tmp.name, "silent.log")
+        # Talks for 3 s, then hangs: only silence ends it before the timeout.
+        argv = ["sh", "-c", "echo KTAP version 1; for i in 1 2 3; do sleep 1; "
+                            "echo tick; done; sleep 100"]
+        start = time.monotonic()
+        with open(path, "wb") as log:
+            result = qemu.boot("silent (test)", argv, I386, 60, log, silence=2)
+        took = time.monotonic() - start
+        self.assertGreater(took, 4)
+        self.assertLess(took, 30)
+        self.assertEqual(result.reasons[0], "no output for 2s: killed as hung")
+
     def test_stop_all_kills_running_emulators(self):
         emulators = qemu.Emulators()
         results = []
