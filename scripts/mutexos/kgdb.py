@@ -15,7 +15,8 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
   3. gdb-multiarch -batch again, stepping: next and finish in
      __mutex_lock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
      must leave its retry loop (gdb_checks.py); gdb disconnects;
-  4. the raw client: 'c', a break (0x03), T02, and it leaves the kernel
+  4. the raw client: 'c', once a case ended a break (0x03), T02, and it
+     leaves the kernel
      stopped; gdb attached there: bt goes through <signal handler
      called> into the interrupted code, and the tasks' backtraces end
      at task_entry (or the boot code) without junk; gdb disconnects;
@@ -290,18 +291,15 @@ def backtrace_problems(text, interrupted):
     return problems
 
 
-def check_break_backtrace(rsp, run_gdb_session):
-    """'c', a break (0x03), and gdb attached there: bt goes through the
-    interrupt the break came in by, into the interrupted function and on
-    to its task's first function; every task's backtrace ends cleanly.
-    The raw client leaves without 'D', so the kernel stays stopped."""
-    rsp.send_raw(frame(b"c"))
-    if rsp.ack() != b"+":
-        return ["'c' (continue) was refused"]
-    rsp.send_raw(b"\x03")
-    reply = rsp.packet()
-    if not reply.startswith(b"T02"):
-        return [f"after a break (0x03), the stop reply was {reply!r}, not T02"]
+def check_break_backtrace(rsp, running, run_gdb_session):
+    """'c', and once running() returns, a break (0x03), and gdb attached
+    there: bt goes through the interrupt the break came in by, into the
+    interrupted function and on to its task's first function; every
+    task's backtrace ends cleanly. The raw client leaves without 'D', so
+    the kernel stays stopped."""
+    problems = break_in(rsp, running)
+    if problems:
+        return problems
     rsp.sock.close()
     out, problems = run_gdb_session(BREAK_SESSION)
     parts = split_session(out)
@@ -394,8 +392,10 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
                              LONG_GDB_SECS)
         outputs.append(("gdb stepping on the kernel's stub", out))
         problems += found
+        ran_to = os.path.getsize(log_path)
         with connect(port, proc) as sock:
-            problems += check_break_backtrace(Rsp(sock), lambda session: _gdb_after_break(
+            problems += check_break_backtrace(Rsp(sock), lambda: wait_for_line(
+                log_path, CASE_ENDED, proc, after=ran_to), lambda session: _gdb_after_break(
                 arch, symbols, port, session, root, outputs))
         ran_to = os.path.getsize(log_path)
         with connect(port, proc) as sock:
