@@ -258,6 +258,8 @@ gdb: all
 # The kernel's own stub on a socket; GDB=1 also starts gdb (docs/gdb.md).
 GDB ?=
 kgdb: all
+	$(Q)case "$(GDB)" in ""|0|1) ;; *) echo "make kgdb: GDB=$(GDB): 1 starts gdb," \
+		"0 or nothing prints its command" >&2; exit 2 ;; esac
 	$(Q)$(CHECK_TOOLS) --with gdb $(ARCH)
 	$(Q)$(MX) kgdb --arch $(ARCH) --builddir $(O) --cpus $(CPUS) --append "$(APPEND)" \
 		--accel $(ACCEL) $(if $(GDB_PORT),--port $(GDB_PORT)) $(if $(filter 1,$(GDB)),--gdb)
