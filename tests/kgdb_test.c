@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The gdb stub with CPU 0 stuck with interrupts off, the very deadlock
- * one most wants to look at. The gdb check drives it (kgdb.py, booted
- * with kgdbwait): through the stub it sets kgdb_test_spin to CHECK_HERE
- * before the tests start, later to SPIN, and a thread bound to CPU 0
- * spins with interrupts off; gdb breaks in (another CPU's tick takes the
- * break) and lists that thread; RELEASE lets it go. Without the check
- * the case is skipped at once.
+ * Cases the gdb check drives through the stub (kgdb.py, booted with
+ * kgdbwait), each skipped at once without it. The check sets a case's
+ * variable to CHECK_HERE before the tests start, and RELEASE to end it.
+ *
+ * cpu0_irqs_off: CPU 0 stuck with interrupts off, the very deadlock one
+ * most wants to look at. At SPIN a thread bound to CPU 0 spins with
+ * interrupts off; gdb breaks in (another CPU's tick takes the break) and
+ * lists that thread.
+ *
+ * busy_until_released: the kernel keeps running, taking a mutex on every
+ * CPU, until the check has sent its last break. A break must find the
+ * kernel running; were the run to end meanwhile, nobody would answer
+ * it, however well the stub works.
  */
 #include <kernel.h>
 #include <errno.h>
 #include <irqflags.h>
+#include <mutex.h>
+#include <sched.h>
+#include <smp.h>
 #include "helpers.h"
 
 enum { CHECK_HERE = 1, SPIN, RELEASE };
@@ -50,8 +59,71 @@ static void cpu0_irqs_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(t), 0);
 }
 
+#define BUSY_LIMIT_SECS	600	/* a check that never lets go */
+#define BUSY_HOLD_US	50
+
+volatile int kgdb_test_busy;	/* written by the gdb check through the stub */
+
+struct busy {
+	struct mutex lock;
+	volatile bool stop;
+	int inside;		/* lockers between lock and unlock */
+	int overlaps;		/* times two were in there at once */
+	unsigned long rounds;
+};
+
+static int busy_locker(void *arg)
+{
+	struct busy *b = arg;
+
+	while (!READ_ONCE(b->stop)) {
+		mutex_lock(&b->lock);
+		if (b->inside++)
+			b->overlaps++;
+		udelay(BUSY_HOLD_US);
+		b->inside--;
+		b->rounds++;
+		mutex_unlock(&b->lock);
+		if (b->rounds % 64 == 0)
+			msleep(1);	/* let the idle task and the ticks in */
+	}
+	return 0;
+}
+
+static void busy_until_released(struct kunit *test)
+{
+	static struct busy b;
+	struct task_struct *t[NR_CPUS];
+	unsigned int cpu, n = 0;
+	bool released;
+
+	if (!READ_ONCE(kgdb_test_busy))
+		kunit_skip(test, "for the gdb check, which sets kgdb_test_busy at kgdbwait");
+	memset(&b, 0, sizeof(b));
+	mutex_init(&b.lock);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		t[n] = kthread_create(busy_locker, &b, "kgdb-busy/%u", cpu);
+		KUNIT_EXPECT_NOT_NULL(test, t[n]);
+		if (!t[n])
+			break;	/* the ones started still stop */
+		kthread_bind(t[n], cpu);
+		wake_up_process(t[n++]);
+	}
+	printk("kgdb_test: busy on %u CPUs until the gdb check releases them\n", n);
+	released = wait_for_count(&kgdb_test_busy, RELEASE, BUSY_LIMIT_SECS);
+	b.stop = true;
+	while (n--)
+		KUNIT_EXPECT_EQ(test, kthread_join(t[n]), 0);
+	KUNIT_EXPECT_TRUE(test, released);
+	KUNIT_EXPECT_EQ(test, b.overlaps, 0);
+	KUNIT_EXPECT_GT(test, b.rounds, 0UL);
+}
+
 static struct kunit_case kgdb_cases[] = {
 	KUNIT_CASE_SLOW(cpu0_irqs_off, ASK_WAIT_SECS + 300),
+	KUNIT_CASE_SLOW(busy_until_released, BUSY_LIMIT_SECS + 60),
 	{}
 };
 

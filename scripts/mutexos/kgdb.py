@@ -15,13 +15,13 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
   3. gdb-multiarch -batch again, stepping: next and finish in
      __mutex_lock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
      must leave its retry loop (gdb_checks.py); gdb disconnects;
-  4. the raw client: 'c', once a case ended a break (0x03), T02, and it
-     leaves the kernel
-     stopped; gdb attached there: bt goes through <signal handler
+  4. the raw client: 'c', once the kernel runs its last case (which keeps
+     it busy until step 5 lets it end) a break (0x03), T02, and it leaves
+     the kernel stopped; gdb attached there: bt goes through <signal handler
      called> into the interrupted code, and the tasks' backtraces end
      at task_entry (or the boot code) without junk; gdb disconnects;
-  5. the raw client again: 'c', and once the console shows a case ended
-     after it, a break (0x03) stops the running kernel with SIGINT (T02);
+  5. the raw client again: 'c', and right after its ack a break (0x03)
+     stops the running kernel with SIGINT (T02); the last case is let go,
      'D' detaches and the run goes on to its end, whose KTAP result
      arrives on the console and is judged like any other.
 Then a second boot halted under QEMU's own stub runs the helpers there.
@@ -45,9 +45,13 @@ from . import gdb as qemu_gdb
 from . import qemu
 
 CPUS = 2
-# semaphore after mutex: the run goes on long after gdb's steps, so
-# that the last break finds the kernel running, not at its end.
-APPEND = "test=mutex.*,semaphore.* kgdbwait expect_cpus=2 hung_task_timeout=0"
+# The last case (tests/kgdb_test.c) keeps the kernel running until the
+# last break is in: a run that ended meanwhile would leave it unanswered.
+APPEND = ("test=mutex.*,kgdb.busy_until_released kgdbwait expect_cpus=2 "
+          "hung_task_timeout=0")
+# kgdb_test.c's values of its cases' variables.
+CHECK_HERE, RELEASE = 1, 3
+BUSY = b"kgdb_test: busy on"
 STEP_SECS = 60          # for one reply, or one gdb run
 HELPERS = qemu_gdb.HELPERS
 
@@ -176,15 +180,14 @@ def break_in(rsp, running):
     return []
 
 
-def check_break(rsp, running):
-    """Where gdb left the kernel: 'c', and once running() saw it run on,
-    a break (0x03) stops it (T02); 'D' lets it run to the end of its tests.
-
-    gdb disconnects rather than detaches: the kernel stays stopped at
-    mutex_unlock with most of its tests still to run, so the break finds
-    it running, however slowly this host got here.
-    """
-    problems = break_in(rsp, running)
+def check_break(rsp, busy_addr):
+    """Where the backtrace check left the kernel: 'c', and right after its
+    ack a break (0x03) stops it (T02); its last case is let go, and 'D'
+    lets it run to the end of its tests."""
+    problems = break_in(rsp, lambda: None)
+    if problems:
+        return problems
+    problems = set_int(rsp, busy_addr, RELEASE)
     if problems:
         return problems
     reply = rsp.request(b"D")
@@ -355,7 +358,6 @@ def match_session(out, session):
 
 WAITING = b"kgdb: waiting for gdb"
 # A case has ended: the kernel runs on.
-CASE_ENDED = b"    ok "
 
 
 def wait_for_line(path, line, proc, timeout=STEP_SECS, after=0):
@@ -383,8 +385,11 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
     """
     try:
         wait_for_line(log_path, WAITING, proc)
+        busy_addr = symbol_addresses(arch, symbols, ("kgdb_test_busy",))["kgdb_test_busy"]
         with connect(port, None) as sock:
-            problems += check_line(Rsp(sock))
+            rsp = Rsp(sock)
+            problems += check_line(rsp)
+            problems += set_int(rsp, busy_addr, CHECK_HERE)
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found
@@ -392,15 +397,12 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
                              LONG_GDB_SECS)
         outputs.append(("gdb stepping on the kernel's stub", out))
         problems += found
-        ran_to = os.path.getsize(log_path)
         with connect(port, proc) as sock:
             problems += check_break_backtrace(Rsp(sock), lambda: wait_for_line(
-                log_path, CASE_ENDED, proc, after=ran_to), lambda session: _gdb_after_break(
-                arch, symbols, port, session, root, outputs))
-        ran_to = os.path.getsize(log_path)
+                log_path, BUSY, proc, timeout=LONG_GDB_SECS), lambda session:
+                _gdb_after_break(arch, symbols, port, session, root, outputs))
         with connect(port, proc) as sock:
-            problems += check_break(Rsp(sock), lambda: wait_for_line(
-                log_path, CASE_ENDED, proc, after=ran_to))
+            problems += check_break(Rsp(sock), busy_addr)
     except (RspError, OSError) as e:
         problems.append(f"kernel stub: {e}")
     if problems:
@@ -527,11 +529,14 @@ def check_packet_size(rsp, addr):
     return []
 
 
-def stop_after(rsp, body, then=b""):
-    """Send body (c), and then at once; the stop reply that follows."""
-    rsp.send_raw(frame(body) + then)
+def stop_after(rsp, body, then=b"", after_ack=False):
+    """Send body (c), and then in the same write or (after_ack) right
+    after the stub's ack of body; the stop reply that follows."""
+    rsp.send_raw(frame(body) + (b"" if after_ack else then))
     if rsp.ack() != b"+":
         raise RspError(f"{body!r} was refused")
+    if after_ack:
+        rsp.send_raw(then)
     return rsp.packet()
 
 
@@ -609,8 +614,9 @@ def stopped_pc(rsp, arch):
 
 
 def check_rounds(rsp, targets, arch, kinds, rounds=ROUNDS):
-    """rounds of: a breakpoint, 'c' and a break sent at once. Each round
-    must stop exactly once: T05 at the breakpoint (its pc there) or T02
+    """rounds of: a breakpoint, 'c' and a break, sent in one write or
+    (every other round) the break right after the ack of 'c', while the
+    stub is letting the kernel go. Each round must stop exactly once: T05 at the breakpoint (its pc there) or T02
     for the break (its pc elsewhere), whichever came first; the other may
     not be lost nor stop it twice. The breakpoint is on each of targets in
     turn: one that every tick runs (mostly first) and one that the running
@@ -619,7 +625,7 @@ def check_rounds(rsp, targets, arch, kinds, rounds=ROUNDS):
         addr = targets[i % len(targets)]
         if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
             return [f"round {i}: Z0 refused"]
-        reply = stop_after(rsp, b"c", b"\x03")
+        reply = stop_after(rsp, b"c", b"\x03", after_ack=i % 2 == 1)
         kind = reply[:3]
         if kind not in (b"T05", b"T02") or not reply[3:].startswith(b"thread:"):
             return [f"round {i}: {reply!r}, not a T05 or T02 stop reply"]
