@@ -434,16 +434,6 @@ void arch_kgdb_end_step(struct pt_regs *regs)
 }
 
 /*
- * A break (0x03) that came while a step ran: the tick could not see it
- * (IRQs masked), so the step's end reports it, and gdb stops stepping.
- * gdb sends nothing else while it waits for a stop.
- */
-static int step_signal(void)
-{
-	return arch_kgdb_io_getc() == 0x03 ? KGDB_SIGINT : KGDB_SIGTRAP;
-}
-
-/*
  * The undefined-instruction trap: the stub's if the instruction is its
  * breakpoint, or gdb's breakpoint was there (the stub may have put the
  * instruction back since this CPU trapped). At a breakpoint gdb planted,
@@ -463,7 +453,7 @@ bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 		return false;
 	if (!planted && !step_end)
 		regs->pc += 4;
-	if (kgdb_handle_trap(regs, step_end ? step_signal() : KGDB_SIGTRAP))
+	if (kgdb_handle_trap(regs, KGDB_SIGTRAP))
 		return true;
 	regs->pc = pc;		/* the stub is off: a fault like any other */
 	return false;

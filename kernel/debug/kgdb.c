@@ -212,6 +212,17 @@ static void kgdb_deactivate_breakpoints(void);
 static void kgdb_activate_breakpoints(void);
 static void kgdb_free_removed_breakpoints(void);
 
+/*
+ * A break (0x03) that came while a step ran: no tick took it (the other
+ * CPUs are parked, the stepping one may have its interrupts masked), so
+ * the step's stop reports it, and gdb ends a next or a finish there
+ * instead of stepping on. gdb sends nothing else while it waits.
+ */
+static int step_end_signal(int signo)
+{
+	return arch_kgdb_io_getc() == 0x03 ? KGDB_SIGINT : signo;
+}
+
 /* gdb's conversation with the owner; the text holds no breakpoint meanwhile. */
 static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 {
@@ -220,10 +231,12 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 
 	kgdb_cpus[cpu].break_char = 0;
 	kgdb_in_stop = true;
-	if (kgdb_stepping)
+	if (kgdb_stepping) {
 		arch_kgdb_end_step(regs);
-	else
+		signo = step_end_signal(signo);
+	} else {
 		stop_other_cpus(cpu);
+	}
 	kgdb_stepping = false;
 	kgdb_deactivate_breakpoints();
 	record_cpu(cpu, regs);

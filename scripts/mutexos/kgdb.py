@@ -29,8 +29,9 @@ Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
 (kgdbwait test=kgdb.*), all with the raw client: reads of PacketSize/2
 bytes and one more (an error reply), a breakpoint on udelay, one on
 ktime_get_ns (the stub re-enters and recovers), ROUNDS rounds of
-breakpoint, continue and break sent at once (one stop each, the right
-signal), and a break while CPU 0 spins with interrupts off.
+breakpoint, continue and break (one stop each, the right signal), a step
+with a break (SIGINT) and one without (SIGTRAP), and a break while CPU 0
+spins with interrupts off.
 """
 
 import os
@@ -643,6 +644,22 @@ def check_rounds(rsp, targets, arch, kinds, rounds=ROUNDS):
     return []
 
 
+def check_step_break(rsp):
+    """A step with a break (0x03) in the same write stops with SIGINT
+    (T02): the break came while the step ran, and gdb must end its next
+    there; a step alone stops with SIGTRAP (T05), and only once."""
+    reply = stop_after(rsp, b"s", b"\x03")
+    if not reply.startswith(b"T02"):
+        return [f"'s' and a break in one write: {reply!r}, not T02"]
+    reply = rsp.request(b"s")
+    if not reply.startswith(b"T05"):
+        return [f"'s' alone after it: {reply!r}, not T05"]
+    reply = rsp.request(b"?")
+    if not reply.startswith(b"T05"):
+        return [f"'?' after the steps: {reply!r}, not the step's T05"]
+    return []
+
+
 def set_int(rsp, addr, value):
     """M: a 32-bit int at addr; the problems."""
     reply = rsp.request(b"M%x,4:%s" % (addr, value.to_bytes(4, "little").hex().encode()))
@@ -703,6 +720,7 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
                                   wait_for_line(console_path, line, proc))
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
+        problems += check_step_break(rsp)
         problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
                                    wait_for_line(console_path, line, proc))
 
