@@ -9,6 +9,10 @@
  * interrupts off; gdb breaks in (another CPU's tick takes the break) and
  * lists that thread.
  *
+ * reports_at_once: booted with kgdb.on_bug=1, every CPU warns at the same
+ * moment once the check says GO (= SPIN); gdb must see one stop for
+ * each report, none lost to the CPU that held the stub first.
+ *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
  * kernel running; were the run to end meanwhile, nobody would answer
@@ -57,6 +61,58 @@ static void cpu0_irqs_off(struct kunit *test)
 	kthread_bind(t, 0);
 	wake_up_process(t);
 	KUNIT_EXPECT_EQ(test, kthread_join(t), 0);
+}
+
+volatile int kgdb_test_reports;	/* written by the gdb check through the stub */
+
+struct reporters {
+	atomic_t ready;		/* reporters at the starting line */
+	unsigned int n;
+};
+
+/*
+ * With interrupts off, the first stop's IPI cannot park a reporter
+ * half-way through its report: each traps at its report's end while
+ * that stop holds the stub, the moment a stop could be lost.
+ */
+static int report_now(void *arg)
+{
+	struct reporters *r = arg;
+	unsigned long flags;
+
+	atomic_inc(&r->ready);
+	while (atomic_read(&r->ready) < (int)r->n)
+		cpu_relax();
+	local_irq_save(flags);
+	WARN_ON(1);	/* the report gdb must stop at */
+	local_irq_restore(flags);
+	return 0;
+}
+
+static void reports_at_once(struct kunit *test)
+{
+	static struct reporters r;
+	struct task_struct *t[NR_CPUS];
+	unsigned int cpu, i;
+
+	if (!READ_ONCE(kgdb_test_reports))
+		kunit_skip(test, "for the gdb check, which sets kgdb_test_reports at kgdbwait");
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&kgdb_test_reports, SPIN,
+					       ASK_WAIT_SECS));
+	kunit_expect_reports(test);
+	atomic_set(&r.ready, 0);
+	r.n = 0;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		t[r.n] = kthread_create(report_now, &r, "kgdb-warn/%u", cpu);
+		KUNIT_ASSERT_NOT_NULL(test, t[r.n]);	/* none woken yet */
+		kthread_bind(t[r.n++], cpu);
+	}
+	for (i = 0; i < r.n; i++)
+		wake_up_process(t[i]);
+	for (i = 0; i < r.n; i++)
+		KUNIT_EXPECT_EQ(test, kthread_join(t[i]), 0);
 }
 
 #define BUSY_LIMIT_SECS	600	/* a check that never lets go */
@@ -122,6 +178,7 @@ static void busy_until_released(struct kunit *test)
 }
 
 static struct kunit_case kgdb_cases[] = {
+	KUNIT_CASE_SLOW(reports_at_once, ASK_WAIT_SECS + 60),
 	KUNIT_CASE_SLOW(cpu0_irqs_off, ASK_WAIT_SECS + 300),
 	KUNIT_CASE_SLOW(busy_until_released, BUSY_LIMIT_SECS + 60),
 	{}

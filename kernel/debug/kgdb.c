@@ -124,10 +124,19 @@ void kgdb_poll_break(void)
 	arch_kgdb_breakpoint();		/* still owner: kgdb_handle_trap knows */
 }
 
+/*
+ * kgdb.on_bug: gdb sees every report, each in a stop of its own. A CPU
+ * that traps while another holds the stub parks like the others; once
+ * let go it traps again, until a stop was its own.
+ */
 void kgdb_report_hook(void)
 {
-	if (kgdb_enabled && kgdb_on_bug &&
-	    READ_ONCE(kgdb_owner) != (int)smp_processor_id())
+	unsigned int cpu = smp_processor_id();
+
+	if (!kgdb_enabled || !kgdb_on_bug || READ_ONCE(kgdb_owner) == (int)cpu)
+		return;
+	WRITE_ONCE(kgdb_cpus[cpu].report_pending, true);
+	while (READ_ONCE(kgdb_cpus[cpu].report_pending))
 		arch_kgdb_breakpoint();
 }
 
@@ -230,6 +239,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	enum gdb_resume how;
 
 	kgdb_cpus[cpu].break_char = 0;
+	kgdb_cpus[cpu].report_pending = false;
 	kgdb_in_stop = true;
 	if (kgdb_stepping) {
 		arch_kgdb_end_step(regs);

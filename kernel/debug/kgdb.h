@@ -11,6 +11,7 @@ struct kgdb_cpu {
 	struct pt_regs *regs;		/* NULL: not stopped in the stub */
 	struct task_struct *task;
 	int break_char;			/* what this CPU's tick took from gdb */
+	bool report_pending;		/* its report waits for a stop of its own */
 };
 extern struct kgdb_cpu kgdb_cpus[NR_CPUS];
 

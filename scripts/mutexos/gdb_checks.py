@@ -44,16 +44,37 @@ class StepExclusive(gdb.Command):
         stop = gdb.Breakpoint(f"*{ldrex:#x}")
         gdb.execute("continue", to_string=True)
         stop.delete()
+        interrupts = interrupt_frames()     # the tick may have stopped there
         pcs = []
         for step in range(1, int(count) + 1):
             gdb.execute("stepi", to_string=True)
             pcs.append(int(gdb.parse_and_eval("(unsigned long)$pc")))
             if not ldrex <= pcs[-1] <= retry:
-                print(f"mx-step: past the strex at {strex:#x} after {step} stepi "
-                      f"(pc {pcs[-1]:#x})")
-                return
-        print(f"mx-step: still in {ldrex:#x}..{retry:#x} after {count} stepi: "
-              + " ".join(f"{pc:#x}" for pc in pcs[-6:]))
+                break
+        else:
+            print(f"mx-step: still in {ldrex:#x}..{retry:#x} after {count} stepi: "
+                  + " ".join(f"{pc:#x}" for pc in pcs[-6:]))
+            return
+        if interrupt_frames() != interrupts:
+            print("mx-step: a step ended in an interrupt handler: "
+                  + " <- ".join(str(f.name()) for f in frames()))
+            return
+        print(f"mx-step: past the strex at {strex:#x} after {step} stepi "
+              f"(pc {pcs[-1]:#x})")
+
+
+def frames():
+    frame = gdb.newest_frame()
+    while frame is not None:
+        yield frame
+        frame = frame.older()
+
+
+def interrupt_frames():
+    """How many interrupts the stopped thread's stack goes through: a
+    tick taken during a step (the stub masks it) would end the step in
+    the tick's own spinlock, one interrupt deeper."""
+    return sum(f.type() == gdb.SIGTRAMP_FRAME for f in frames())
 
 
 StepExclusive()

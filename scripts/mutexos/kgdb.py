@@ -30,8 +30,9 @@ Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
 bytes and one more (an error reply), a breakpoint on udelay, one on
 ktime_get_ns (the stub re-enters and recovers), ROUNDS rounds of
 breakpoint, continue and break (one stop each, the right signal), a step
-with a break (SIGINT) and one without (SIGTRAP), and a break while CPU 0
-spins with interrupts off.
+with a break (SIGINT) and one without (SIGTRAP), every CPU reporting at
+once under kgdb.on_bug=1 (a stop each), and a break while CPU 0 spins
+with interrupts off.
 """
 
 import os
@@ -475,7 +476,7 @@ def helpers_on_qemu_stub(root, arch, image, symbols, accel, log):
 STRESS_CPUS = (2, 4)
 # Its one test (tests/kgdb_test.c) sleeps until the checks ask it to
 # spin on CPU 0 with interrupts off; the ticks run on every CPU meanwhile.
-STRESS_APPEND = "kgdbwait test=kgdb.* hung_task_timeout=0"
+STRESS_APPEND = "kgdbwait kgdb.on_bug=1 test=kgdb.* hung_task_timeout=0"
 ROUNDS = 200
 # gdb's protocol number and size of the pc, per gdb architecture.
 PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
@@ -483,9 +484,10 @@ PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
 STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
-                  "kgdb_test_spin", "kgdb_handle_trap", "arch_kgdb_io_getc")
+                  "kgdb_test_spin", "kgdb_test_reports", "kgdb_handle_trap",
+                  "arch_kgdb_io_getc")
 SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
-SPIN_ENDED = b"ok 1 cpu0_irqs_off"
+SPIN_ENDED = b"ok 2 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
 
 
@@ -660,6 +662,36 @@ def check_step_break(rsp):
     return []
 
 
+def wait_for_reporters(rsp, timeout=STEP_SECS):
+    """Until every reporting thread is held by the stop: they report with
+    interrupts off, so each was held by its trap at the report's end."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        infos = [t for t in thread_infos(rsp) if t.startswith("kgdb-warn/")]
+        if infos and not any("not stopped" in t for t in infos):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def check_reports(rsp, addr, cpus):
+    """kgdb.on_bug=1, and every CPU warns at once (kgdb_test.c at GO = 2):
+    one stop (T05) for each report, each in another thread. A stop lost
+    would leave 'c' waiting here; one too many, the next check's break."""
+    problems = set_int(rsp, addr, 2)
+    threads = set()
+    for i in range(cpus):
+        reply = stop_after(rsp, b"c")
+        if not reply.startswith(b"T05thread:"):
+            return problems + [f"report {i + 1} of {cpus}: {reply!r}, not a T05 stop"]
+        threads.add(reply)
+        if i == 0 and not wait_for_reporters(rsp):
+            return problems + ["the other reporters never trapped in the first stop"]
+    if len(threads) != cpus:
+        problems.append(f"{cpus} reports at once stopped in {len(threads)} threads")
+    return problems
+
+
 def set_int(rsp, addr, value):
     """M: a 32-bit int at addr; the problems."""
     reply = rsp.request(b"M%x,4:%s" % (addr, value.to_bytes(4, "little").hex().encode()))
@@ -700,7 +732,7 @@ def read_file(path):
         return f.read()
 
 
-def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
+def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems):
     """The stress checks on a kernel waiting at kgdbwait; problems collects
     what failed, also when a later check raises."""
     addrs = symbol_addresses(arch, symbols, STRESS_SYMBOLS)
@@ -710,6 +742,7 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
         rsp.request(b"?", resend=3)
         # Before its tests start: the kernel's case waits for the checks.
         problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
+        problems += set_int(rsp, addrs["kgdb_test_reports"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
         problems += check_no_breakpoint(rsp, addrs["kgdb_handle_trap"], arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
@@ -721,6 +754,7 @@ def _drive_stress(arch, symbols, port, console_path, proc, kinds, problems):
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
         problems += check_step_break(rsp)
+        problems += check_reports(rsp, addrs["kgdb_test_reports"], cpus)
         problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
                                    wait_for_line(console_path, line, proc))
 
@@ -736,7 +770,8 @@ def stress_boot(arch, image, symbols, accel, cpus, log):
             return []
         started, kinds, problems = time.monotonic(), {}, []
         try:
-            _drive_stress(arch, symbols, port, console.name, proc, kinds, problems)
+            _drive_stress(arch, symbols, port, console.name, proc, cpus, kinds,
+                          problems)
         except (RspError, OSError, subprocess.CalledProcessError) as e:
             problems.append(str(e))
         finally:
