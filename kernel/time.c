@@ -47,4 +47,13 @@ void timer_interrupt(void)
 	}
 	kgdb_poll_break();
 	scheduler_tick();
+	/*
+	 * A hint to the machine that this CPU may wait a moment. Under QEMU's
+	 * deterministic mode (-icount, which runs the vCPUs in turn on one
+	 * thread) it ends this vCPU's turn: QEMU 7.2 gives each turn all the
+	 * instructions up to its next timer event, so a CPU that never
+	 * waits would leave none to the vCPUs after it, and one of those
+	 * may hold the spinlock every other CPU is spinning on.
+	 */
+	cpu_relax();
 }

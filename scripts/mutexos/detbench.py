@@ -29,7 +29,9 @@ CPUS = 4
 # short (a boot takes seconds of host time: an idle guest costs nothing).
 APPEND = "bench=vfs vfs.secs=1 vfs.tasks=16"
 BUILD = BuildConfig(ARCH, "spin")
-TIMEOUT = 600
+# A boot takes seconds of host time even on a loaded host; one that runs
+# for minutes has stalled (docs/benchmarks.md, "Where icount got stuck").
+TIMEOUT = 300
 # The mutex loses when it keeps more CPUs busy per loop than the
 # semaphore. Not loops per second: on icount's one host thread they
 # count instructions per loop, nearly the same for every lock, and a
@@ -51,10 +53,13 @@ def check(root, arches):
     why = build.build(root, BUILD)
     if why:
         return StepResult(title, [why])
-    runs = [_boot(root, arches[ARCH], f"det-bench-{k}") for k in (1, 2)]
-    problems = [why for _, _, why in runs if why]
-    if problems:
-        return StepResult(title, problems)
+    runs = []
+    # The second boot only after a complete first: a stall waits out the
+    # timeout once.
+    for k in (1, 2):
+        runs.append(_boot(root, arches[ARCH], f"det-bench-{k}"))
+        if runs[-1][2]:
+            return StepResult(title, [runs[-1][2]])
     (first, rows, _), (second, _, _) = runs
     if not filecmp.cmp(first, second, shallow=False):
         return StepResult(title, [f"two boots of the same kernel differ: "
@@ -77,6 +82,9 @@ def _boot(root, arch, name):
     rows, ended = bench.parse_log(path, arch.name, CPUS)
     csv_path = path[:-len(".log")] + ".csv"
     bench.write_csv(rows, csv_path)
+    if code is None:
+        return csv_path, rows, (f"{BUILD.label()}: the boot did not end within "
+                                f"{TIMEOUT} s: stalled (log: {path})")
     if status != STATUS_BENCH_DONE or not ended:
         return csv_path, rows, (f"{BUILD.label()}: no complete run (status {status}, "
                                 f"log: {path})")

@@ -30,7 +30,8 @@ means all of its values (see scripts/test.mk for the history):
     the race detector's build (debug with CONFIG_KCSAN=y), with its own
     suite and the lock suites (KCSAN_SUITES);
   - when nothing at all was selected: the build check, the model check
-    (spin), the runner check, the verdict check, the GRUB check, the SD card check of each arch
+    (spin), the runner check, the deterministic bench check (detbench.py),
+    the verdict check, the GRUB check, the SD card check of each arch
     with a raw image, and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
 -j at a time, the checks first.  Each table is printed as its configuration completes and
@@ -40,7 +41,7 @@ the total line comes last.
 import functools
 from dataclasses import dataclass, field
 
-from . import build, checks, kgdb, labcheck
+from . import build, checks, detbench, kgdb, labcheck
 from .build import MUTEXES, BuildConfig
 from .runner import (BootSpec, boot_tasks, choose_accels, print_report,
                      run_parallel)
@@ -88,7 +89,7 @@ class Selection:
 @dataclass(frozen=True)
 class Check:
     """A check that is no boot of the matrix: build, model, runner,
-    verdicts, grub, sdcard."""
+    det-bench, verdicts, grub, sdcard."""
 
     kind: str
     arch: str
@@ -231,6 +232,8 @@ def _add_checks(plan, arches, names, with_labs):
     plan.checks.append(Check("build", checks.SELFTEST_BUILD.arch))
     plan.checks.append(Check("model", checks.SELFTEST_BUILD.arch))
     plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
+    plan.add_build(detbench.BUILD)
+    plan.checks.append(Check("det-bench", detbench.BUILD.arch))
     plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
     for name in names:
@@ -290,6 +293,8 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         return checks.check_build(root)
     if check.kind == "model":
         return checks.check_model(root)
+    if check.kind == "det-bench":
+        return detbench.check(root, arches)
     if check.kind == "verdicts":
         return checks.check_verdicts(root, arches, accel)
     if check.kind == "runner":
