@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The hooks kernel/locking/mutex.c calls: in the debug build they are
- * kernel/locking/mutex-debug.c's, otherwise empty macros. The waiter
- * hooks run under the mutex's wait_lock, the others without it.
+ * The hooks kernel/locking/mutex.c calls: in the debug build their
+ * common case is inline here and the rest (reports, repairs, the
+ * deadlock detector) is kernel/locking/mutex-debug.c's; otherwise they
+ * are empty macros. The waiter hooks run under the mutex's wait_lock,
+ * the others without it.
  */
 #ifndef _KERNEL_MUTEX_DEBUG_HOOKS_H
 #define _KERNEL_MUTEX_DEBUG_HOOKS_H
@@ -49,7 +51,6 @@ static __always_inline bool debug_mutex_enter_ip(struct mutex *lock,
 }
 #define debug_mutex_enter(lock, may_sleep) \
 	debug_mutex_enter_ip(lock, may_sleep, _RET_IP_)
-#define debug_mutex_caller()	(current->mutex_caller)
 
 /*
  * Without wait_lock. True when it dealt with the call itself: lock was
@@ -142,7 +143,6 @@ static inline void debug_mutex_clear_owner(struct mutex *lock)
 #else
 /* Without debugging the hooks are empty and the fastpath is all there is. */
 #define debug_mutex_enter(lock, may_sleep)		true
-#define debug_mutex_caller()				0UL
 #define debug_mutex_reinit(lock, name, ip)		false
 #define debug_mutex_init(lock, name)			do { } while (0)
 #define debug_mutex_init_waiter(waiter, state)		do { } while (0)
