@@ -876,6 +876,28 @@ struct held_lock_run {
 	bool changed;			/* the other side got through */
 };
 
+static struct held_lock_run held_run;
+
+/*
+ * a(&held_run) on CPU 0, b(&held_run) on CPU 1: the side that waits for
+ * the lock held by the other did not get through, and nothing was
+ * reported.
+ */
+static void run_held_lock_pair(struct kunit *test, int (*a)(void *),
+			       int (*b)(void *))
+{
+	struct snapshot s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the two sides need a CPU each");
+	memset(&held_run, 0, sizeof(held_run));
+	mutex_init(&held_run.m);
+	snap(&s);
+	KUNIT_ASSERT_EQ(test, run_pair(a, b, &held_run, "held"), 0);
+	KUNIT_EXPECT_FALSE(test, held_run.changed);
+	expect_reports(test, &s, NONE, 0);
+}
+
 static bool spin_until(volatile int *flag)
 {
 	u64 end = ktime_get_ns() + SIDE_WAIT_NS;
@@ -925,20 +947,9 @@ static int lock_under_held_list_fn(void *arg)
 /* The owner's own list changes only under its lock. */
 static void held_list_changes_locked(struct kunit *test)
 {
-	static struct held_lock_run r;
-	struct snapshot s;
-
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "the two sides need a CPU each");
-	memset(&r, 0, sizeof(r));
-	mutex_init(&r.m);
-	snap(&s);
-	KUNIT_ASSERT_EQ(test, run_pair(hold_owners_list_fn,
-				       lock_under_held_list_fn, &r, "held"), 0);
-	KUNIT_EXPECT_TRUE(test, r.taken);
-	KUNIT_EXPECT_FALSE(test, r.changed);
-	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&r.m));
-	expect_reports(test, &s, NONE, 0);
+	run_held_lock_pair(test, hold_owners_list_fn, lock_under_held_list_fn);
+	KUNIT_EXPECT_TRUE(test, held_run.taken);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&held_run.m));
 }
 
 /* CPU 0: walks every held list, for memory that holds no mutex. */
@@ -973,18 +984,8 @@ static int hold_own_list_fn(void *arg)
 /* A walk of another task's list waits for that list's lock. */
 static void held_lists_walked_locked(struct kunit *test)
 {
-	static struct held_lock_run r;
-	struct snapshot s;
-
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "the two sides need a CPU each");
-	memset(&r, 0, sizeof(r));
-	snap(&s);
-	KUNIT_ASSERT_EQ(test, run_pair(walk_held_lists_fn, hold_own_list_fn,
-				       &r, "walk"), 0);
-	KUNIT_EXPECT_TRUE(test, r.done);
-	KUNIT_EXPECT_FALSE(test, r.changed);
-	expect_reports(test, &s, NONE, 0);
+	run_held_lock_pair(test, walk_held_lists_fn, hold_own_list_fn);
+	KUNIT_EXPECT_TRUE(test, held_run.done);
 }
 
 static void show_all_locks_runs(struct kunit *test)
