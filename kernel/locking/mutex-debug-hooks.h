@@ -76,7 +76,7 @@ void debug_mutex_remove_waiter(struct mutex *lock,
  * with interrupts off: the walks of other tasks' lists (show-all, the
  * free check) take it too, and SysRq walks them from an interrupt.
  */
-static inline unsigned long held_locks_lock(struct task_struct *p)
+static inline unsigned long held_list_lock_irqsave(struct task_struct *p)
 {
 	unsigned long flags = arch_local_irq_save();
 
@@ -84,8 +84,8 @@ static inline unsigned long held_locks_lock(struct task_struct *p)
 	return flags;
 }
 
-static inline void held_locks_unlock(struct task_struct *p,
-				     unsigned long flags)
+static inline void held_list_unlock_irqrestore(struct task_struct *p,
+					       unsigned long flags)
 {
 	arch_spin_unlock(&p->held_locks_lock);
 	arch_local_irq_restore(flags);
@@ -109,9 +109,9 @@ static inline void debug_mutex_set_owner(struct mutex *lock,
 
 	WRITE_ONCE(lock->owner, ti);
 	lock->acquire_ip = ip;
-	flags = held_locks_lock(task);
+	flags = held_list_lock_irqsave(task);
 	list_add_tail(&lock->held_list, &task->held_locks);
-	held_locks_unlock(task, flags);
+	held_list_unlock_irqrestore(task, flags);
 }
 
 /* Out of line: the double-unlock and not-owner reports. */
@@ -133,10 +133,10 @@ static inline bool debug_mutex_unlock_check(struct mutex *lock)
 static inline void debug_mutex_clear_owner(struct mutex *lock)
 {
 	struct task_struct *task = current;
-	unsigned long flags = held_locks_lock(task);
+	unsigned long flags = held_list_lock_irqsave(task);
 
 	list_del_init(&lock->held_list);
-	held_locks_unlock(task, flags);
+	held_list_unlock_irqrestore(task, flags);
 	WRITE_ONCE(lock->owner, NULL);
 }
 

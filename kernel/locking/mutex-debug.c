@@ -83,7 +83,7 @@ static void print_lock(struct mutex *lock)
 
 static void print_held_locks(struct task_struct *p)
 {
-	unsigned long flags = held_locks_lock(p);
+	unsigned long flags = held_list_lock_irqsave(p);
 	struct mutex *lock;
 	int n = 0;
 
@@ -91,7 +91,7 @@ static void print_held_locks(struct task_struct *p)
 		printk(" #%d: [%p] {%s} acquired at %pS\n", n++, lock,
 		       lock->name, (void *)lock->acquire_ip);
 	}
-	held_locks_unlock(p, flags);
+	held_list_unlock_irqrestore(p, flags);
 	if (!n)
 		printk(" (no mutexes held)\n");
 }
