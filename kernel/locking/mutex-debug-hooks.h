@@ -51,6 +51,7 @@ static __always_inline bool debug_mutex_enter_ip(struct mutex *lock,
 }
 #define debug_mutex_enter(lock, may_sleep) \
 	debug_mutex_enter_ip(lock, may_sleep, _RET_IP_)
+#define debug_mutex_caller()	(current->mutex_caller)
 
 /*
  * Without wait_lock. True when it dealt with the call itself: lock was
@@ -93,7 +94,8 @@ static inline void held_list_unlock_irqrestore(struct task_struct *p,
 
 /*
  * The hooks below run without wait_lock, in the API's entry points,
- * after the count was taken and before it is released: only the owner
+ * after the count was taken and before it is released (a trylock's
+ * owner is set under wait_lock, in its slowpath): only the owner
  * changes its mutex's owner and its own list (the exit and free checks
  * aside, under the same locks). The deadlock detector reads owners under
  * debug_lock; an owner stored here is seen by any detector run that
@@ -143,6 +145,7 @@ static inline void debug_mutex_clear_owner(struct mutex *lock)
 #else
 /* Without debugging the hooks are empty and the fastpath is all there is. */
 #define debug_mutex_enter(lock, may_sleep)		true
+#define debug_mutex_caller()				0UL
 #define debug_mutex_reinit(lock, name, ip)		false
 #define debug_mutex_init(lock, name)			do { } while (0)
 #define debug_mutex_init_waiter(waiter, state)		do { } while (0)
