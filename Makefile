@@ -89,7 +89,7 @@ mutex_frag_native := CONFIG_MUTEX_NATIVE=y
 mutex_frag_dec := CONFIG_MUTEX_DEC=y
 mutex_frag_xchg := CONFIG_MUTEX_XCHG=y
 mutex_frag_null := CONFIG_MUTEX_NULL=y
-mutex_frag_debug := CONFIG_MUTEX_NULL=y CONFIG_DEBUG_MUTEXES=y CONFIG_DEBUG_SPINLOCK=y
+mutex_frag_debug := CONFIG_MUTEX_DEC=y CONFIG_DEBUG_MUTEXES=y CONFIG_DEBUG_SPINLOCK=y
 # spin: the native fastpath with optimistic spinning and handoff
 mutex_frag_spin := CONFIG_MUTEX_NATIVE=y CONFIG_MUTEX_SPIN_ON_OWNER=y
 
@@ -131,7 +131,7 @@ menuconfig: $(O)/.config
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
-	sdcard-check lab grade check-labs
+	sdcard-check lab grade check-labs check-debug-cost
 NOCONFIG_GOALS += grade-all
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
@@ -281,7 +281,7 @@ BENCH_TASKS ?= 16
 BENCH_RUNS ?=
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts \
-	check-det-bench
+	check-det-bench check-debug-cost
 test:
 	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
@@ -310,6 +310,11 @@ check-iso:
 check-det-bench:
 	$(Q)$(CHECK_TOOLS) i386
 	$(Q)$(MX) check-det-bench
+
+# The debug build and the validator within their price (icount, exact).
+check-debug-cost:
+	$(Q)$(CHECK_TOOLS) i386
+	$(Q)$(MX) check-debug-cost
 
 check-verdicts:
 	$(Q)$(CHECK_TOOLS) i386
@@ -452,6 +457,7 @@ help:
 	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate'
+	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
 	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'

@@ -76,6 +76,7 @@ struct task_struct {
 #ifdef CONFIG_DEBUG_MUTEXES
 	struct mutex_waiter *blocked_on; /* the mutex it waits for */
 	struct list_head held_locks;	/* mutexes it holds */
+	arch_spinlock_t held_locks_lock; /* whoever changes or walks it */
 	unsigned long mutex_caller;	/* who called the mutex API */
 #endif
 #ifdef CONFIG_PROVE_LOCKING

@@ -842,6 +842,152 @@ static void lock_under_spinlock(struct kunit *test)
 	expect_reports(test, &s, NONE, 0);
 }
 
+/* might_sleep()'s other half: interrupts off, nothing else held. */
+static void lock_with_irqs_off(struct kunit *test)
+{
+	struct snapshot s;
+	unsigned long flags;
+	DEFINE_MUTEX(m);
+
+	snap(&s);
+	local_irq_save(flags);
+	mutex_lock(&m);		/* free, so it does not sleep: still a bug */
+	mutex_unlock(&m);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, might_sleep_reports, s.might_sleep + 1);
+	expect_reports(test, &s, NONE, 0);
+}
+
+/*
+ * Each task's held list changes under its own held_locks_lock, which
+ * the walks of other tasks' lists take too. Both sides are seen with the
+ * lock held on another CPU for HOLD_SPINS turns of a loop: the other
+ * side may not get through meanwhile. A loaded host only makes the hold
+ * longer; the waits for the other side are bounded generously.
+ */
+#define HOLD_SPINS	1000000
+#define SIDE_WAIT_NS	(60 * NSEC_PER_SEC)
+
+struct held_lock_run {
+	struct mutex m;
+	struct task_struct *task;	/* whose held_locks_lock is taken */
+	volatile int holding, go, done;
+	bool taken;			/* m's count was taken meanwhile */
+	bool changed;			/* the other side got through */
+};
+
+static struct held_lock_run held_run;
+
+/*
+ * a(&held_run) on CPU 0, b(&held_run) on CPU 1: the side that waits for
+ * the lock held by the other did not get through, and nothing was
+ * reported.
+ */
+static void run_held_lock_pair(struct kunit *test, int (*a)(void *),
+			       int (*b)(void *))
+{
+	struct snapshot s;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the two sides need a CPU each");
+	memset(&held_run, 0, sizeof(held_run));
+	mutex_init(&held_run.m);
+	snap(&s);
+	KUNIT_ASSERT_EQ(test, run_pair(a, b, &held_run, "held"), 0);
+	KUNIT_EXPECT_FALSE(test, held_run.changed);
+	expect_reports(test, &s, NONE, 0);
+}
+
+static bool spin_until(volatile int *flag)
+{
+	u64 end = ktime_get_ns() + SIDE_WAIT_NS;
+
+	while (!*flag)
+		if (ktime_get_ns() > end)
+			return false;
+	return true;
+}
+
+/* CPU 0: holds CPU 1's task's list lock while that task takes m. */
+static int hold_owners_list_fn(void *arg)
+{
+	struct held_lock_run *r = arg;
+	u64 end = ktime_get_ns() + SIDE_WAIT_NS;
+	unsigned long flags;
+
+	if (!spin_until(&r->holding))
+		return 1;
+	flags = arch_local_irq_save();
+	arch_spin_lock(&r->task->held_locks_lock);
+	r->go = 1;
+	while (!mutex_is_locked(&r->m) && ktime_get_ns() < end)
+		cpu_relax();
+	r->taken = mutex_is_locked(&r->m);
+	for (int i = 0; i < HOLD_SPINS; i++)
+		cpu_relax();
+	r->changed = !list_empty(&r->task->held_locks);
+	arch_spin_unlock(&r->task->held_locks_lock);
+	arch_local_irq_restore(flags);
+	return 0;
+}
+
+static int lock_under_held_list_fn(void *arg)
+{
+	struct held_lock_run *r = arg;
+
+	r->task = current;
+	r->holding = 1;
+	if (!spin_until(&r->go))
+		return 1;
+	mutex_lock(&r->m);
+	mutex_unlock(&r->m);
+	return 0;
+}
+
+/* The owner's own list changes only under its lock. */
+static void held_list_changes_locked(struct kunit *test)
+{
+	run_held_lock_pair(test, hold_owners_list_fn, lock_under_held_list_fn);
+	KUNIT_EXPECT_TRUE(test, held_run.taken);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&held_run.m));
+}
+
+/* CPU 0: walks every held list, for memory that holds no mutex. */
+static int walk_held_lists_fn(void *arg)
+{
+	struct held_lock_run *r = arg;
+	char unrelated[64];
+
+	if (!spin_until(&r->holding))
+		return 1;
+	mutex_debug_check_no_locks_freed(unrelated, sizeof(unrelated));
+	r->done = 1;
+	return 0;
+}
+
+/* CPU 1: holds its own list's lock for a while. */
+static int hold_own_list_fn(void *arg)
+{
+	struct held_lock_run *r = arg;
+	unsigned long flags = arch_local_irq_save();
+
+	arch_spin_lock(&current->held_locks_lock);
+	r->holding = 1;
+	for (int i = 0; i < HOLD_SPINS; i++)
+		cpu_relax();
+	r->changed = r->done;
+	arch_spin_unlock(&current->held_locks_lock);
+	arch_local_irq_restore(flags);
+	return 0;
+}
+
+/* A walk of another task's list waits for that list's lock. */
+static void held_lists_walked_locked(struct kunit *test)
+{
+	run_held_lock_pair(test, walk_held_lists_fn, hold_own_list_fn);
+	KUNIT_EXPECT_TRUE(test, held_run.done);
+}
+
 static void show_all_locks_runs(struct kunit *test)
 {
 	DEFINE_MUTEX(m);
@@ -1009,6 +1155,9 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE_SLOW(ABBA_member_signalled, 120),
 	KUNIT_CASE(use_in_irq),
 	KUNIT_CASE(lock_under_spinlock),
+	KUNIT_CASE(lock_with_irqs_off),
+	KUNIT_CASE_SLOW(held_list_changes_locked, 120),
+	KUNIT_CASE_SLOW(held_lists_walked_locked, 120),
 	KUNIT_CASE(consistent_order),
 	KUNIT_CASE(ABBA_trylock_backoff),
 	KUNIT_CASE(long_chain_no_cycle),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The null mutex fastpath: every operation goes to the slowpath, which does
- * all its work under the wait_lock. The debug build uses it, so that every
- * lock and unlock passes through the checks.
+ * all its work under the wait_lock. The 2006 debug build used it, so that
+ * every lock and unlock passed through the checks there.
  */
 #ifndef _ASM_GENERIC_MUTEX_NULL_H
 #define _ASM_GENERIC_MUTEX_NULL_H

@@ -43,9 +43,13 @@ unsigned long mutex_debug_reports[MUTEX_BUG_NR];
 unsigned int mutex_debug_max_chain = 1024;
 
 /*
- * Owners, held-lock lists and blocked_on pointers of every task are
- * guarded by this one lock, so the deadlock detector sees a consistent
- * graph. It is a raw arch lock: reports are printed under it.
+ * The blocked_on pointers of every task change under this one lock, and
+ * the deadlock detector walks under it; an owner changes without it, but
+ * only its own task stores it, before that task can block (see
+ * mutex-debug-hooks.h), so the walk sees every owner that could close a
+ * cycle. Reports are printed under it, and the walks of other tasks'
+ * held lists take it first (then each list's held_locks_lock). It is a
+ * raw arch lock.
  */
 static arch_spinlock_t debug_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 
@@ -79,6 +83,7 @@ static void print_lock(struct mutex *lock)
 
 static void print_held_locks(struct task_struct *p)
 {
+	unsigned long flags = held_list_lock_irqsave(p);
 	struct mutex *lock;
 	int n = 0;
 
@@ -86,6 +91,7 @@ static void print_held_locks(struct task_struct *p)
 		printk(" #%d: [%p] {%s} acquired at %pS\n", n++, lock,
 		       lock->name, (void *)lock->acquire_ip);
 	}
+	held_list_unlock_irqrestore(p, flags);
 	if (!n)
 		printk(" (no mutexes held)\n");
 }
@@ -167,25 +173,29 @@ bool __debug_mutex_enter(struct mutex *lock, bool may_sleep,
 }
 
 /*
- * mutex_init() of a mutex that is already live. Under its wait_lock, so
- * that owner and waiters are seen as they are: with either it is busy,
- * and re-initialising it would unlock it under its owner or cut its
- * waiters off the list they sleep on. Refused, after a report.
+ * mutex_init() of a mutex that is already live. Held, or with waiters
+ * (an unlock woke one that has not run yet), it is busy: re-initialising
+ * it would unlock it under its owner or cut its waiters off the list they
+ * sleep on. Refused, after a report. The fastpath takes the count without
+ * wait_lock, so the check takes the count itself (1 -> 0): a free lock is
+ * then ours until it is set up again, and its waiters are seen under
+ * wait_lock.
  */
 bool debug_mutex_reinit(struct mutex *lock, const char *name,
 			unsigned long ip)
 {
-	bool busy;
+	bool taken, busy;
 
 	if (READ_ONCE(lock->magic) != lock)
 		return false;
 	smp_rmb();
 	spin_lock(&lock->wait_lock);
-	busy = lock->owner || !list_empty(&lock->wait_list);
-	if (!busy) {
-		atomic_set(&lock->count, 1);
+	taken = atomic_cmpxchg(&lock->count, 1, 0) == 1;
+	busy = !taken || !list_empty(&lock->wait_list);
+	if (!busy)
 		debug_mutex_init(lock, name);
-	}
+	if (taken)
+		atomic_set(&lock->count, 1);
 	spin_unlock(&lock->wait_lock);
 	if (busy)
 		report_lock(MUTEX_BUG_INIT_HELD, lock, ip);
@@ -381,39 +391,10 @@ void debug_mutex_remove_waiter(struct mutex *lock,
 
 /* ---- ownership ---- */
 
-void debug_mutex_set_owner(struct mutex *lock, struct thread_info *ti,
-			   unsigned long ip)
+void debug_mutex_bad_unlock(struct mutex *lock)
 {
-	unsigned long flags = debug_lock_irqsave();
-
-	lock->owner = ti;
-	lock->acquire_ip = ip;
-	list_add_tail(&lock->held_list, &ti->task->held_locks);
-	debug_unlock_irqrestore(flags);
-}
-
-void debug_mutex_clear_owner(struct mutex *lock)
-{
-	unsigned long flags = debug_lock_irqsave();
-
-	list_del_init(&lock->held_list);
-	lock->owner = NULL;
-	debug_unlock_irqrestore(flags);
-}
-
-bool debug_mutex_unlock_check(struct mutex *lock)
-{
-	struct thread_info *owner = READ_ONCE(lock->owner);
-
-	if (!owner) {
-		report_lock(MUTEX_BUG_DOUBLE_UNLOCK, lock, current->mutex_caller);
-		return false;
-	}
-	if (owner != current_thread_info()) {
-		report_lock(MUTEX_BUG_NOT_OWNER, lock, current->mutex_caller);
-		return false;
-	}
-	return true;
+	report_lock(READ_ONCE(lock->owner) ? MUTEX_BUG_NOT_OWNER :
+		    MUTEX_BUG_DOUBLE_UNLOCK, lock, current->mutex_caller);
 }
 
 /* ---- tasks and memory ---- */
@@ -464,6 +445,7 @@ void mutex_debug_check_no_locks_freed(const void *from, unsigned long len)
 	spin_lock_irqsave(&task_list_lock, flags);
 	dflags = debug_lock_irqsave();
 	list_for_each_entry(p, &task_list, tasks) {
+		arch_spin_lock(&p->held_locks_lock);
 		list_for_each_entry_safe(lock, next, &p->held_locks, held_list) {
 			if (!inside(lock, from, len))
 				continue;
@@ -474,8 +456,9 @@ void mutex_debug_check_no_locks_freed(const void *from, unsigned long len)
 			report_end();
 			/* The memory is going: forget the lock. */
 			list_del_init(&lock->held_list);
-			lock->owner = NULL;
+			WRITE_ONCE(lock->owner, NULL);
 		}
+		arch_spin_unlock(&p->held_locks_lock);
 	}
 	debug_unlock_irqrestore(dflags);
 	spin_unlock_irqrestore(&task_list_lock, flags);
@@ -569,9 +552,12 @@ void mutex_debug_show_all_locks(void)
 	list_for_each_entry(p, &task_list, tasks)
 		show_task_locks(p);
 	printk("\nShowing all held mutexes:\n");
-	list_for_each_entry(p, &task_list, tasks)
+	list_for_each_entry(p, &task_list, tasks) {
+		arch_spin_lock(&p->held_locks_lock);
 		list_for_each_entry(lock, &p->held_locks, held_list)
 			print_lock(lock);
+		arch_spin_unlock(&p->held_locks_lock);
+	}
 	printk("=============================================\n");
 	debug_unlock_irqrestore(dflags);
 	if (locked)

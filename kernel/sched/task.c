@@ -64,6 +64,7 @@ static void task_struct_init(struct task_struct *p, const char *name)
 	strlcpy(p->comm, name, sizeof(p->comm));
 #ifdef CONFIG_DEBUG_MUTEXES
 	INIT_LIST_HEAD(&p->held_locks);
+	p->held_locks_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 #endif
 }
 
@@ -79,6 +80,7 @@ void task_init_boot(void)
 	init_completion(&init_task.exited);
 #ifdef CONFIG_DEBUG_MUTEXES
 	INIT_LIST_HEAD(&init_task.held_locks);
+	init_task.held_locks_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 #endif
 	list_add_tail(&init_task.tasks, &task_list);
 }

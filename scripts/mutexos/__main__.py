@@ -8,6 +8,7 @@
   bench         the benchmarks: CSV, plots, a table
   check-runner  the runner checks itself
   check-det-bench  two deterministic (icount) boots agree exactly; the mutex's gate
+  check-debug-cost  the debug build's and the validator's price against native (icount)
   check-iso     the kernel boots from a GRUB ISO and passes
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
@@ -30,7 +31,7 @@ import signal
 import sys
 
 from . import arches as arches_mod
-from . import bench, checks, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
 from .build import MUTEXES
 from .verdict import exit_code, total_line
 
@@ -82,6 +83,7 @@ def parser():
     _add_jobs(p)
     _add_accel(p)
     sub.add_parser("check-det-bench", help="deterministic benchmarks: exact, and the gate")
+    sub.add_parser("check-debug-cost", help="the debug build's price, exact, and its gate")
     p = sub.add_parser("check-verdicts", help="runs that test nothing must not pass")
     _add_accel(p)
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
@@ -343,6 +345,13 @@ def cmd_check_det_bench(ap, arches, opts):
     return exit_code([result])
 
 
+def cmd_check_debug_cost(ap, arches, opts):
+    """The debug build's and the validator's price against native."""
+    result = debugcost.check(".", arches)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
 def cmd_check_verdicts(ap, arches, opts):
     """The verdict check."""
     accel, _ = qemu.choose_accel(opts.accel, arches[checks.ISO_BUILD.arch])
@@ -489,7 +498,7 @@ def cmd_check_labs(ap, arches, opts):
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
-    "check-det-bench": cmd_check_det_bench,
+    "check-det-bench": cmd_check_det_bench, "check-debug-cost": cmd_check_debug_cost,
     "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
     "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
 }

@@ -13,7 +13,7 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
      test's task and the mutex it holds; then gdb disconnects, leaving
      the kernel stopped there;
   3. gdb-multiarch -batch again, stepping: next and finish in
-     __mutex_lock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
+     __mutex_unlock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
      must leave its retry loop (gdb_checks.py); gdb disconnects;
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
@@ -237,17 +237,21 @@ QEMU_STUB_SESSION = [
     ("kill", None),
 ]
 
-# Steps on the kernel's stub: next and finish in the slowpath, and (ARM)
+# Steps on the kernel's stub: next and finish in the unlock slowpath (a
+# contended unlock wakes a waiter but never sleeps; the debug build enters
+# the lock slowpath only for a held lock, and sleeps there), and (ARM)
 # stepi through a spinlock's ldrex..strex, which the stub runs as one step.
 CHECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_checks.py")
 EXCLUSIVE_STEPS = 50
 STEP_SESSION = [
-    ("break __mutex_lock_slowpath", None),
-    ("continue", r"hit Breakpoint \d+, __mutex_lock_slowpath"),
-    ("next", r"\A\d+\t"),
-    ("next", r"\A\d+\t"),
-    ("finish", r"(0x[0-9a-f]+ in )?mutex_lock \(.*\) at "),
+    ("break __mutex_unlock_slowpath", None),
+    ("continue", r"hit Breakpoint \d+, __mutex_unlock_slowpath"),
+    # Before stepping: another task's unlock would stop a step there.
     ("delete", None),
+    ("next", r"\A\d+\t"),
+    ("next", r"\A\d+\t"),
+    # Back in mutex_unlock, in the fastpath inlined there, which called it.
+    ("finish", r"(0x[0-9a-f]+ in )?(__mutex_fastpath_unlock|mutex_unlock) \(.*\) at "),
 ]
 STEP_SESSION_ARM = [
     (f"source {CHECKS}", None),

@@ -31,6 +31,7 @@ means all of its values (see scripts/test.mk for the history):
     suite and the lock suites (KCSAN_SUITES);
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check, the deterministic bench check (detbench.py),
+    the debug build's price check (debugcost.py),
     the verdict check, the GRUB check, the SD card check of each arch
     with a raw image, and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
@@ -63,6 +64,9 @@ PLAIN_CONSOLE_BUILD = BuildConfig("i386", "native")
 WAY_IN_SUITES = "test=smp*,kernel*,timer*,mutex.*"
 # The lock-order validator rides on the debug build (docs/lockdep.md).
 PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
+# The builds debugcost.py boots (make check-debug-cost).
+DEBUG_COST_BUILDS = (BuildConfig("i386", "native"), BuildConfig("i386", "debug"),
+                     BuildConfig("i386", "debug", PROVE_LOCKING))
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # The race detector (docs/kcsan.md): its suite and the lock suites, whose
 # workers race on purpose and must still run clean. Not mutex_debug: its
@@ -234,6 +238,9 @@ def _add_checks(plan, arches, names, with_labs):
     plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
     plan.add_build(detbench.BUILD)
     plan.checks.append(Check("det-bench", detbench.BUILD.arch))
+    for cfg in DEBUG_COST_BUILDS:
+        plan.add_build(cfg)
+    plan.checks.append(Check("debug-cost", DEBUG_COST_BUILDS[0].arch))
     plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
     for name in names:
@@ -295,6 +302,9 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         return checks.check_model(root)
     if check.kind == "det-bench":
         return detbench.check(root, arches)
+    if check.kind == "debug-cost":
+        from . import debugcost     # it imports this module
+        return debugcost.check(root, arches)
     if check.kind == "verdicts":
         return checks.check_verdicts(root, arches, accel)
     if check.kind == "runner":
