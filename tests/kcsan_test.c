@@ -3,7 +3,8 @@
  * The data-race detector (CONFIG_KCSAN): two tasks on two CPUs touching
  * one plain counter are reported, naming both functions; the same
  * counter under a spinlock, a mutex, with atomics, inside data_race() or
- * in a __no_kcsan function is not.
+ * in a __no_kcsan function is not; nor is a contended mutex's wait list,
+ * watched as exclusive to its wait_lock.
  *
  * A race is caught only when a sampled access is watched while the other
  * CPU touches the counter, so the provoking cases try for a bounded
@@ -28,6 +29,15 @@
  * by more than two tasks and a mutex's waiters queue behind each other.
  */
 #define MAX_RACERS	8
+/*
+ * The wait list's case: lock holds of HOLD_US, at most WAIT_ROUNDS per
+ * racer (the wrong solutions of lab 3 were each caught within 300), the
+ * stall raised to WAIT_STALL_US: a woken waiter takes longer than the
+ * default stall to come back and touch the list.
+ */
+#define HOLD_US		50
+#define WAIT_ROUNDS	500
+#define WAIT_STALL_US	200
 
 struct racer {
 	void (*step)(void);
@@ -71,6 +81,20 @@ static noinline void mutex_increment(void)
 	mutex_lock(&counter_mutex);
 	counter++;
 	mutex_unlock(&counter_mutex);
+}
+
+/*
+ * Held for a while, so that the other racers queue, sleep and are woken:
+ * nearly every pass runs the slowpath, and touches the wait list.
+ */
+static noinline void mutex_held_increment(void)
+{
+	mutex_lock(&counter_mutex);
+	counter++;
+	udelay(HOLD_US);
+	mutex_unlock(&counter_mutex);
+	/* let the waiter we woke take it: the next lock is contended */
+	yield();
 }
 
 static noinline void atomic_increment(void)
@@ -209,6 +233,29 @@ static void mutex_is_not_a_race(struct kunit *test)
 	expect_quiet(test, mutex_increment);
 }
 
+/*
+ * The mutex's own slowpath: its wait list is touched under wait_lock
+ * only, so no two CPUs touch its head at once, even to look. Every
+ * access to the head is watched (kcsan_exclusive_begin()): lab 3's wrong
+ * solutions that queue, dequeue, unlock or reset the count outside
+ * wait_lock are reported, at the first race.
+ */
+static void mutex_wait_list_is_not_a_race(struct kunit *test)
+{
+	unsigned int stall = kcsan_udelay;
+	int n = min(3 * (int)num_online_cpus(), MAX_RACERS);
+
+	WRITE_ONCE(kcsan_udelay, max(stall, (unsigned int)WAIT_STALL_US));
+	kcsan_exclusive_begin(&counter_mutex.wait_list,
+			      sizeof(counter_mutex.wait_list));
+	KUNIT_EXPECT_EQ(test, run_racers(test, mutex_held_increment,
+					 mutex_held_increment, n, WAIT_ROUNDS,
+					 true), 0);
+	kcsan_exclusive_end();
+	WRITE_ONCE(kcsan_udelay, stall);
+	KUNIT_EXPECT_EQ(test, counter, n * WAIT_ROUNDS);
+}
+
 static void atomics_are_not_a_race(struct kunit *test)
 {
 	atomic_set(&atomic_counter, 0);
@@ -236,6 +283,7 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(report_names_both_functions),
 	KUNIT_CASE(spinlock_is_not_a_race),
 	KUNIT_CASE(mutex_is_not_a_race),
+	KUNIT_CASE(mutex_wait_list_is_not_a_race),
 	KUNIT_CASE(atomics_are_not_a_race),
 	KUNIT_CASE(data_race_is_not_reported),
 	KUNIT_CASE(no_kcsan_function_is_not_reported),
