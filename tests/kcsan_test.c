@@ -31,7 +31,7 @@
 #define MAX_RACERS	8
 /*
  * The wait list's case: lock holds of HOLD_US, at most WAIT_ROUNDS per
- * racer (the wrong solutions of lab 3 were each caught within 300), the
+ * racer (the wrong solutions of lab 3 were each caught within 300 calls), the
  * stall raised to WAIT_STALL_US: a woken waiter takes longer than the
  * default stall to come back and touch the list.
  */

@@ -41,7 +41,7 @@ import functools
 from dataclasses import dataclass, field
 
 from . import build, checks, kgdb, labcheck
-from .build import MUTEXES, BuildConfig
+from .build import KCSAN, MUTEXES, BuildConfig
 from .runner import (BootSpec, boot_tasks, choose_accels, print_report,
                      run_parallel)
 from .verdict import StepResult, exit_code, total_line
@@ -67,7 +67,6 @@ TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # workers race on purpose and must still run clean. Not mutex_debug: its
 # misuse scenarios are no lock's normal use, and the lockdep boot runs
 # them.
-KCSAN = "CONFIG_KCSAN=y"
 KCSAN_SUITES = "test=kcsan.*,mutex.*,mutex_states.*,spinlock.*,semaphore.*,completion.*,wait.*"
 TORTURE_TIMEOUT = 3600
 
