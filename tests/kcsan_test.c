@@ -36,6 +36,8 @@
  * default stall to come back and touch the list.
  */
 #define HOLD_US		50
+/* Calls per racer on an exclusive range, where every access is watched. */
+#define EXCLUSIVE_TRIES	20000
 #define WAIT_ROUNDS	500
 #define WAIT_STALL_US	200
 
@@ -65,6 +67,19 @@ static noinline void racy_load(void)
 {
 	/* the load is the point; the asm keeps it */
 	unsigned int v = counter;
+
+	asm volatile("" : : "r" (v));
+}
+
+/* Marked both ways: never a data race, but a race on an exclusive range. */
+static noinline void marked_store(void)
+{
+	WRITE_ONCE(counter, 1);
+}
+
+static noinline void marked_load(void)
+{
+	unsigned int v = READ_ONCE(counter);
 
 	asm volatile("" : : "r" (v));
 }
@@ -199,6 +214,20 @@ static void report_names_both_functions(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "read to 0x"));
 }
 
+/* The same two marked accesses, on a range said to be exclusive. */
+static void exclusive_range_reports_marked_accesses(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_expect_reports(test);
+	kcsan_exclusive_begin(&counter, sizeof(counter));
+	KUNIT_EXPECT_GT(test, run_racers(test, marked_store, marked_load, 2,
+					 EXCLUSIVE_TRIES, true), 0);
+	kcsan_exclusive_end();
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"BUG: KCSAN: assert: race in marked_load / marked_store"));
+}
+
 static int quiet_racers(void)
 {
 	return min(2 * (int)num_online_cpus(), MAX_RACERS);
@@ -281,6 +310,7 @@ static void no_kcsan_function_is_not_reported(struct kunit *test)
 static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(plain_counter_is_reported),
 	KUNIT_CASE(report_names_both_functions),
+	KUNIT_CASE(exclusive_range_reports_marked_accesses),
 	KUNIT_CASE(spinlock_is_not_a_race),
 	KUNIT_CASE(mutex_is_not_a_race),
 	KUNIT_CASE(mutex_wait_list_is_not_a_race),

@@ -64,10 +64,10 @@ WAY_IN_SUITES = "test=smp*,kernel*,timer*,mutex.*"
 PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # The race detector (docs/kcsan.md): its suite and the lock suites, whose
-# workers race on purpose and must still run clean. Not mutex_debug: its
-# misuse scenarios are no lock's normal use, and the lockdep boot runs
-# them.
-KCSAN_SUITES = "test=kcsan.*,mutex.*,mutex_states.*,spinlock.*,semaphore.*,completion.*,wait.*"
+# workers race on purpose and must still run clean, the debug build's
+# own suite with them: its repair paths run beside the slowpath.
+KCSAN_SUITES = ("test=kcsan.*,mutex.*,mutex_states.*,mutex_debug.*,spinlock.*,"
+                "semaphore.*,completion.*,wait.*")
 TORTURE_TIMEOUT = 3600
 
 
