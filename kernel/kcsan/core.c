@@ -88,9 +88,6 @@ static u32 rand_state[NR_CPUS];
 #define KCSAN_RANGE		4	/* checked, never watched */
 #define KCSAN_ASSERT		8	/* exclusive: watched, any access conflicts */
 
-/* The entry point's frame: the first entry of a report's stack is its caller. */
-#define FP()	((unsigned long)__builtin_frame_address(0))
-
 static unsigned int slot_of(unsigned long addr)
 {
 	return (addr / KCSAN_GRANULE) % KCSAN_SLOTS;
@@ -260,6 +257,22 @@ static void watch(unsigned long addr, unsigned int size, int type,
 }
 
 /*
+ * Whether an access that hit nothing is watched: every one in the
+ * exclusive range, one plain access in about kcsan_skip, never a marked
+ * one or a range.
+ */
+static bool watch_this(unsigned int cpu, unsigned long addr, int type)
+{
+	if (type & KCSAN_ASSERT)
+		return true;
+	if ((type & (KCSAN_MARKED | KCSAN_RANGE)) || --skip_left[cpu] > 0)
+		return false;
+	skip_left[cpu] = next_skip(cpu);
+	/* The unmapped first page: let the access itself fault. */
+	return addr >= 4096;
+}
+
+/*
  * Every instrumented access comes here. Interrupts stay off while the
  * runtime works, and the task's kcsan_disable count is raised, so that
  * nothing it calls (udelay, printk) comes back in, and the CPU number
@@ -279,17 +292,9 @@ static __always_inline void check_access(unsigned long addr,
 		type |= KCSAN_ASSERT;
 	flags = arch_local_irq_save();
 	ti->kcsan_disable++;
-	if (find_watchpoint(addr, size, type, fp))
-		;
-	else if (type & KCSAN_ASSERT)
+	if (!find_watchpoint(addr, size, type, fp) &&
+	    watch_this(ti->cpu, addr, type))
 		watch(addr, size, type, fp);
-	else if (!(type & (KCSAN_MARKED | KCSAN_RANGE)) &&
-		 --skip_left[ti->cpu] <= 0) {
-		skip_left[ti->cpu] = next_skip(ti->cpu);
-		/* The unmapped first page: let the access itself fault. */
-		if (addr >= 4096)
-			watch(addr, size, type, fp);
-	}
 	ti->kcsan_disable--;
 	arch_local_irq_restore(flags);
 }
@@ -360,6 +365,8 @@ bool kcsan_parse_option(const char *name, const char *value)
  * frame of the entry point starts the stack of the report, so that its
  * first entry is the function that accessed.
  */
+#define FP()	((unsigned long)__builtin_frame_address(0))
+
 #define DEFINE_TSAN_ENTRY(name, size, type)				\
 void __tsan_##name(void *p);						\
 void __tsan_##name(void *p)						\
