@@ -126,7 +126,7 @@ LABS = {lab.number: lab for lab in (
               "mutex.fifo_order_of_waiters,mutex.no_lost_wakeup_stress,mutex_states.*",
               mutex="debug"),
         # The race detector sees the wait list touched outside wait_lock.
-        # Its one case took 10 to 60 s on a loaded host (docs/kcsan.md).
+        # Its one case took 5 to 30 s on a loaded host (docs/kcsan.md).
         Check("the wait list only under wait_lock (race detector)", 3,
               "kcsan.mutex_wait_list_is_not_a_race", conf=KCSAN, case_secs=120),
     )),
