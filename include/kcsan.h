@@ -20,6 +20,16 @@ extern unsigned int kcsan_udelay;
 extern unsigned long kcsan_races_seen;
 extern unsigned long kcsan_reports_printed;
 
+/*
+ * Until kcsan_exclusive_end(), only one CPU at a time touches these
+ * bytes, not even with READ_ONCE (a lock's own data, say): every access
+ * to them is watched, for kcsan.udelay, and another CPU's access
+ * meanwhile is reported as "assert: race". One range at a time; for
+ * tests, which know what they share.
+ */
+void kcsan_exclusive_begin(const volatile void *p, size_t size);
+void kcsan_exclusive_end(void);
+
 /* Starts watching, once every CPU is up. */
 void kcsan_init(void);
 /* kcsan.skip=N, kcsan.udelay=N on the command line; false if not ours. */

@@ -3,7 +3,8 @@
  * The data-race detector (CONFIG_KCSAN): two tasks on two CPUs touching
  * one plain counter are reported, naming both functions; the same
  * counter under a spinlock, a mutex, with atomics, inside data_race() or
- * in a __no_kcsan function is not.
+ * in a __no_kcsan function is not; nor is a contended mutex's wait list,
+ * watched as exclusive to its wait_lock.
  *
  * A race is caught only when a sampled access is watched while the other
  * CPU touches the counter, so the provoking cases try for a bounded
@@ -28,6 +29,17 @@
  * by more than two tasks and a mutex's waiters queue behind each other.
  */
 #define MAX_RACERS	8
+/*
+ * The wait list's case: lock holds of HOLD_US, at most WAIT_ROUNDS per
+ * racer (lab 3's wrong solutions were caught within 318, in 16 boots), the
+ * stall raised to WAIT_STALL_US: a woken waiter takes longer than the
+ * default stall to come back and touch the list.
+ */
+#define HOLD_US		50
+/* Calls per racer on an exclusive range, where every access is watched. */
+#define EXCLUSIVE_TRIES	100000
+#define WAIT_ROUNDS	500
+#define WAIT_STALL_US	200
 
 struct racer {
 	void (*step)(void);
@@ -59,6 +71,19 @@ static noinline void racy_load(void)
 	asm volatile("" : : "r" (v));
 }
 
+/* Marked both ways: never a data race, but a race on an exclusive range. */
+static noinline void marked_store(void)
+{
+	WRITE_ONCE(counter, 1);
+}
+
+static noinline void marked_load(void)
+{
+	unsigned int v = READ_ONCE(counter);
+
+	asm volatile("" : : "r" (v));
+}
+
 static noinline void spinlocked_increment(void)
 {
 	spin_lock(&counter_lock);
@@ -71,6 +96,20 @@ static noinline void mutex_increment(void)
 	mutex_lock(&counter_mutex);
 	counter++;
 	mutex_unlock(&counter_mutex);
+}
+
+/*
+ * Held for a while, so that the other racers queue, sleep and are woken:
+ * nearly every pass runs the slowpath, and touches the wait list.
+ */
+static noinline void mutex_held_increment(void)
+{
+	mutex_lock(&counter_mutex);
+	counter++;
+	udelay(HOLD_US);
+	mutex_unlock(&counter_mutex);
+	/* let the waiter we woke take it: the next lock is contended */
+	yield();
 }
 
 static noinline void atomic_increment(void)
@@ -175,6 +214,20 @@ static void report_names_both_functions(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "read to 0x"));
 }
 
+/* The same two marked accesses, on a range said to be exclusive. */
+static void exclusive_range_reports_marked_accesses(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_expect_reports(test);
+	kcsan_exclusive_begin(&counter, sizeof(counter));
+	KUNIT_EXPECT_GT(test, run_racers(test, marked_store, marked_load, 2,
+					 EXCLUSIVE_TRIES, true), 0);
+	kcsan_exclusive_end();
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"BUG: KCSAN: assert: race in marked_load / marked_store"));
+}
+
 static int quiet_racers(void)
 {
 	return min(2 * (int)num_online_cpus(), MAX_RACERS);
@@ -209,6 +262,29 @@ static void mutex_is_not_a_race(struct kunit *test)
 	expect_quiet(test, mutex_increment);
 }
 
+/*
+ * The mutex's own slowpath: its wait list is touched under wait_lock
+ * only, so no two CPUs touch its head at once, even to look. Every
+ * access to the head is watched (kcsan_exclusive_begin()): lab 3's wrong
+ * solutions that queue, dequeue, unlock or reset the count outside
+ * wait_lock are reported, at the first race.
+ */
+static void mutex_wait_list_is_not_a_race(struct kunit *test)
+{
+	unsigned int stall = kcsan_udelay;
+	int n = min(3 * (int)num_online_cpus(), MAX_RACERS);
+
+	WRITE_ONCE(kcsan_udelay, max(stall, (unsigned int)WAIT_STALL_US));
+	kcsan_exclusive_begin(&counter_mutex.wait_list,
+			      sizeof(counter_mutex.wait_list));
+	KUNIT_EXPECT_EQ(test, run_racers(test, mutex_held_increment,
+					 mutex_held_increment, n, WAIT_ROUNDS,
+					 true), 0);
+	kcsan_exclusive_end();
+	WRITE_ONCE(kcsan_udelay, stall);
+	KUNIT_EXPECT_EQ(test, counter, n * WAIT_ROUNDS);
+}
+
 static void atomics_are_not_a_race(struct kunit *test)
 {
 	atomic_set(&atomic_counter, 0);
@@ -234,8 +310,10 @@ static void no_kcsan_function_is_not_reported(struct kunit *test)
 static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(plain_counter_is_reported),
 	KUNIT_CASE(report_names_both_functions),
+	KUNIT_CASE(exclusive_range_reports_marked_accesses),
 	KUNIT_CASE(spinlock_is_not_a_race),
 	KUNIT_CASE(mutex_is_not_a_race),
+	KUNIT_CASE(mutex_wait_list_is_not_a_race),
 	KUNIT_CASE(atomics_are_not_a_race),
 	KUNIT_CASE(data_race_is_not_reported),
 	KUNIT_CASE(no_kcsan_function_is_not_reported),

@@ -13,6 +13,13 @@
  * and atomics) hit watchpoints but never arm one: two marked accesses
  * never race. data_race() and __no_kcsan keep code out altogether.
  *
+ * Between kcsan_exclusive_begin(p, size) and kcsan_exclusive_end(),
+ * every access to those bytes, marked or not, is watched, not one in
+ * kcsan_skip, and any access by another CPU in its stall is reported as
+ * "assert: race": a test says so of data that only one CPU at a time
+ * may touch, such as a mutex's wait list under its wait_lock, which a
+ * forgetful caller may read with READ_ONCE.
+ *
  * Nothing here is instrumented (kernel/kcsan/Kbuild), and nothing
  * before kcsan_init() is watched: the per-CPU state that the runtime
  * reads (thread_info's cpu) is set up only then on every CPU.
@@ -55,11 +62,21 @@ struct kcsan_watchpoint {
 	unsigned long addr;
 	unsigned int size;
 	bool write;
+	bool assert;		/* any access conflicts, marked or not */
 	int cpu;
 	struct kcsan_access other;
 };
 
 static struct kcsan_watchpoint watchpoints[KCSAN_SLOTS];
+
+/*
+ * kcsan_exclusive_begin()'s range, [start, end): every access to it is
+ * watched, and its watchpoint, of its own, covers the whole range, so
+ * that a CPU touching one field while another CPU touches the other
+ * (head->prev, head->next) is seen.
+ */
+static unsigned long exclusive_start, exclusive_end;
+static struct kcsan_watchpoint exclusive_wp;
 
 /* Per CPU: accesses left until the next watch, and its random state. */
 static long skip_left[NR_CPUS];
@@ -69,6 +86,7 @@ static u32 rand_state[NR_CPUS];
 #define KCSAN_WRITE		1
 #define KCSAN_MARKED		2
 #define KCSAN_RANGE		4	/* checked, never watched */
+#define KCSAN_ASSERT		8	/* exclusive: watched, any access conflicts */
 
 static unsigned int slot_of(unsigned long addr)
 {
@@ -111,6 +129,7 @@ static void fill_access(struct kcsan_access *a, unsigned long addr,
 	a->size = size;
 	a->write = type & KCSAN_WRITE;
 	a->marked = type & KCSAN_MARKED;
+	a->assert = type & KCSAN_ASSERT;
 	a->cpu = ti->cpu;
 	a->pid = ti->task->pid;
 	memcpy(a->comm, ti->task->comm, sizeof(a->comm));
@@ -128,17 +147,16 @@ static bool overlaps(unsigned long a, unsigned int asize, unsigned long b,
  * and leaves this side of the race in it for the watcher to report.
  * Interrupts are off: the watcher waits for WP_FILLED.
  */
-static bool consume_watchpoint(unsigned int slot, unsigned long addr,
+static bool consume_watchpoint(struct kcsan_watchpoint *wp, unsigned long addr,
 			       unsigned int size, int type, unsigned long fp)
 {
-	struct kcsan_watchpoint *wp = &watchpoints[slot];
 	unsigned long word = wp_load(wp);
 
 	if ((word & WP_STATE_MASK) != WP_ARMED)
 		return false;
 	if (wp->cpu == (int)current_thread_info()->cpu ||
 	    !overlaps(wp->addr, wp->size, addr, size) ||
-	    !(wp->write || (type & KCSAN_WRITE)))
+	    !(wp->write || wp->assert || (type & (KCSAN_WRITE | KCSAN_ASSERT))))
 		return false;
 	if (!wp_move(wp, word, wp_with_state(word, WP_CONSUMED)))
 		return false;
@@ -147,16 +165,22 @@ static bool consume_watchpoint(unsigned int slot, unsigned long addr,
 	return true;
 }
 
-/* The slots an access can touch: an access never spans more than two. */
+/*
+ * The slots an access can touch (an access never spans more than two),
+ * and the exclusive range's watchpoint for an access in that range.
+ */
 static bool find_watchpoint(unsigned long addr, unsigned int size, int type,
 			    unsigned long fp)
 {
 	unsigned int first = slot_of(addr), last = slot_of(addr + size - 1);
 
-	if (consume_watchpoint(first, addr, size, type, fp))
+	if ((type & KCSAN_ASSERT) &&
+	    consume_watchpoint(&exclusive_wp, addr, size, type, fp))
+		return true;
+	if (consume_watchpoint(&watchpoints[first], addr, size, type, fp))
 		return true;
 	return last != first &&
-	       consume_watchpoint(last, addr, size, type, fp);
+	       consume_watchpoint(&watchpoints[last], addr, size, type, fp);
 }
 
 /* The next gap between watches: kcsan_skip, give or take a quarter. */
@@ -190,26 +214,30 @@ static void wait_filled(struct kcsan_watchpoint *wp)
 /*
  * Arms the slot's watchpoint on this access, stalls, and reports what
  * hit it or changed the value meanwhile. Only an access inside one
- * granule is watched, so that one slot covers it.
+ * granule is watched, so that one slot covers it; an access in the
+ * exclusive range arms that range's watchpoint, over the whole range.
  */
 static void watch(unsigned long addr, unsigned int size, int type,
 		  unsigned long fp)
 {
-	struct kcsan_watchpoint *wp = &watchpoints[slot_of(addr)];
+	bool exclusive = type & KCSAN_ASSERT;
+	struct kcsan_watchpoint *wp = exclusive ? &exclusive_wp :
+					&watchpoints[slot_of(addr)];
 	unsigned long word = wp_load(wp), armed;
 	struct kcsan_access me;
 	bool hit, changed;
 	u64 old, new;
 
 	if ((word & WP_STATE_MASK) != WP_FREE ||
-	    slot_of(addr + size - 1) != slot_of(addr))
+	    (!exclusive && slot_of(addr + size - 1) != slot_of(addr)))
 		return;
 	word = wp_with_state(word + WP_GEN_STEP, WP_SETUP);
 	if (!wp_move(wp, wp_with_state(word - WP_GEN_STEP, WP_FREE), word))
 		return;
-	wp->addr = addr;
-	wp->size = size;
+	wp->addr = exclusive ? exclusive_start : addr;
+	wp->size = exclusive ? exclusive_end - exclusive_start : size;
 	wp->write = type & KCSAN_WRITE;
+	wp->assert = type & KCSAN_ASSERT;
 	wp->cpu = current_thread_info()->cpu;
 	armed = wp_with_state(word, WP_ARMED);
 	wp_set(wp, armed);
@@ -229,6 +257,22 @@ static void watch(unsigned long addr, unsigned int size, int type,
 }
 
 /*
+ * Whether an access that hit nothing is watched: every one in the
+ * exclusive range, one plain access in about kcsan_skip, never a marked
+ * one or a range.
+ */
+static bool watch_this(unsigned int cpu, unsigned long addr, int type)
+{
+	if (type & KCSAN_ASSERT)
+		return true;
+	if ((type & (KCSAN_MARKED | KCSAN_RANGE)) || --skip_left[cpu] > 0)
+		return false;
+	skip_left[cpu] = next_skip(cpu);
+	/* The unmapped first page: let the access itself fault. */
+	return addr >= 4096;
+}
+
+/*
  * Every instrumented access comes here. Interrupts stay off while the
  * runtime works, and the task's kcsan_disable count is raised, so that
  * nothing it calls (udelay, printk) comes back in, and the CPU number
@@ -243,17 +287,28 @@ static __always_inline void check_access(unsigned long addr,
 
 	if (!READ_ONCE(kcsan_enabled) || ti->kcsan_disable || !size)
 		return;
+	if (addr < READ_ONCE(exclusive_end) &&
+	    addr + size > READ_ONCE(exclusive_start))
+		type |= KCSAN_ASSERT;
 	flags = arch_local_irq_save();
 	ti->kcsan_disable++;
 	if (!find_watchpoint(addr, size, type, fp) &&
-	    !(type & (KCSAN_MARKED | KCSAN_RANGE)) && --skip_left[ti->cpu] <= 0) {
-		skip_left[ti->cpu] = next_skip(ti->cpu);
-		/* The unmapped first page: let the access itself fault. */
-		if (addr >= 4096)
-			watch(addr, size, type, fp);
-	}
+	    watch_this(ti->cpu, addr, type))
+		watch(addr, size, type, fp);
 	ti->kcsan_disable--;
 	arch_local_irq_restore(flags);
+}
+
+void kcsan_exclusive_begin(const volatile void *p, size_t size)
+{
+	WRITE_ONCE(exclusive_end, 0);
+	WRITE_ONCE(exclusive_start, (unsigned long)p);
+	WRITE_ONCE(exclusive_end, (unsigned long)p + size);
+}
+
+void kcsan_exclusive_end(void)
+{
+	WRITE_ONCE(exclusive_end, 0);
 }
 
 void kcsan_disable_current(void)

@@ -14,6 +14,7 @@ struct kcsan_access {
 	unsigned int size;
 	bool write;
 	bool marked;		/* READ_ONCE, WRITE_ONCE, an atomic */
+	bool assert;		/* in kcsan_exclusive_begin()'s range */
 	int cpu;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];

@@ -4,6 +4,7 @@
  * documentation reads for ours:
  *
  *   BUG: KCSAN: data-race in func_a / func_b
+ *   (or "assert: race in" when one side is in kcsan_exclusive_begin()'s range)
  *
  *   write to 0x... of 4 bytes by task 12 (worker) on cpu 1:
  *    [<...>] func_b+0x1c/0x40
@@ -83,22 +84,32 @@ static void print_title(const struct kcsan_access *watcher,
 {
 	const char *a = func_name(watcher);
 	const char *b = other ? func_name(other) : NULL;
+	const char *what = watcher->assert || (other && other->assert) ?
+		"assert: race" : "data-race";
 
 	if (!b)
-		printk("BUG: KCSAN: data-race in %s\n\n", a);
+		printk("BUG: KCSAN: %s in %s\n\n", what, a);
 	else if (strcmp(a, b) <= 0)
-		printk("BUG: KCSAN: data-race in %s / %s\n\n", a, b);
+		printk("BUG: KCSAN: %s in %s / %s\n\n", what, a, b);
 	else
-		printk("BUG: KCSAN: data-race in %s / %s\n\n", b, a);
+		printk("BUG: KCSAN: %s in %s / %s\n\n", what, b, a);
+}
+
+static const char *access_kind(const struct kcsan_access *a)
+{
+	if (a->assert)
+		return a->write ? "write (exclusive)" : "read (exclusive)";
+	if (a->write)
+		return a->marked ? "write (marked)" : "write";
+	return a->marked ? "read (marked)" : "read";
 }
 
 static void print_access(const struct kcsan_access *a, const char *prefix)
 {
 	unsigned int i;
 
-	printk("%s%s%s to 0x%0*lx of %u bytes by task %d (%s) on cpu %d:\n",
-	       prefix, a->write ? "write" : "read",
-	       a->marked ? " (marked)" : "", (int)(2 * sizeof(long)), a->addr,
+	printk("%s%s to 0x%0*lx of %u bytes by task %d (%s) on cpu %d:\n",
+	       prefix, access_kind(a), (int)(2 * sizeof(long)), a->addr,
 	       a->size, a->pid, a->comm, a->cpu);
 	for (i = 0; i < a->depth; i++)
 		printk(" [<%0*lx>] %pS\n", (int)(2 * sizeof(long)),

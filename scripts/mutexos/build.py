@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 # The mutex builds of the Makefile (MUTEX=...); the same for every arch.
 MUTEXES = ("native", "dec", "xchg", "null", "debug", "spin")
+# CONF= of the race detector's builds (docs/kcsan.md).
+KCSAN = "CONFIG_KCSAN=y"
 
 
 @dataclass(frozen=True)

@@ -74,10 +74,11 @@ def judge_boot(check, result, log, diags=None):
     cases = [(name, ok) for suite in result.suites for name, ok in suite.cases
              if any(fnmatch.fnmatchcase(name, g) for g in globs)]
     failed = [name for name, ok in cases if not ok]
-    # The debug build's checks report what they find: a report nobody
-    # provoked (say, wait_lock not held) fails the checks of that build.
+    # The debug build's and the race detector's checks report what they
+    # find: a report nobody provoked (say, wait_lock not held, a data
+    # race) fails the checks of that build.
     unprovoked = [r for r in result.reasons if r.startswith(UNPROVOKED)]
-    if check.mutex == "debug" and unprovoked:
+    if check.reports_fail() and unprovoked:
         return False, f"{unprovoked[0]} (log: {log})"
     if failed:
         lines = [f"failed: {', '.join(failed)} (log: {log})"]
@@ -209,8 +210,8 @@ def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, s
         notes.append(f"the submission says it is lab {claimed.number}; "
                      f"graded as lab {lab.number}")
     for name in names or lab.arches:
-        for mutex in {c.mutex for c in lab.checks} | {"native"}:
-            labs.copy_build_folder(root, dest, BuildConfig(name, mutex))
+        for cfg in {c.build(name) for c in lab.checks} | {BuildConfig(name, "native")}:
+            labs.copy_build_folder(root, dest, cfg)
     say(f"grade: {tree}: lab {lab.number}'s files graded in the instructor's "
         f"tree ({GRADING_TREE})")
     for note in notes:
@@ -228,7 +229,8 @@ class BuildError:
 
 def build_for_grade(root, cfg):
     """Build cfg into a log of its own; None, or a BuildError."""
-    log = os.path.join(root, "build", f"grade-{cfg.arch}-{cfg.mutex}.log")
+    folder = os.path.basename(build.builddir(root, cfg))
+    log = os.path.join(root, "build", f"grade-{folder}.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     with open(log, "wb") as f:
         why = build.build(root, cfg, jobs=2, log=f)
@@ -249,19 +251,18 @@ def first_error(log):
 def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
     """The outcomes of checks on arch, or the BuildError of a failed build."""
     outcomes = []
-    mutexes = dict.fromkeys(c.mutex for c in checks
-                            if c.kind in ("boot", "insns"))
-    for mutex in mutexes:
-        cfg = BuildConfig(arch.name, mutex)
+    cfgs = dict.fromkeys(c.build(arch.name) for c in checks
+                         if c.kind in ("boot", "insns"))
+    for cfg in cfgs:
         failed = build_for_grade(root, cfg)
         if failed:
             return failed
-        booted = [c for c in checks if c.kind == "boot" and c.mutex == mutex]
+        booted = [c for c in checks if c.kind == "boot" and c.build(arch.name) == cfg]
         if booted:
             outcomes += grade_boot(root, arch, lab, cfg, booted, accel,
                                    case_timeout, say)
         for check in checks:
-            if check.kind == "insns" and check.mutex == mutex:
+            if check.kind == "insns" and check.build(arch.name) == cfg:
                 outcomes.append(Outcome(check, arch.name,
                                         *judge_insns(root, arch, cfg, check.insns)))
     for check in checks:
@@ -275,6 +276,7 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
 def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
     """The outcomes of the boot checks booted, from one boot of cfg."""
     globs = boot_globs(booted)
+    case_timeout = max([case_timeout] + [c.case_secs for c in booted])
     spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
                     f"test={globs} kunit.timeout={case_timeout} "
                     f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT,

@@ -105,7 +105,7 @@ def check_reference(root, arches, accel, out):
     for lab in labs.LABS.values():
         for check in (c for c in lab.checks if c.kind == "insns"):
             for name in lab.arches:
-                cfg = BuildConfig(name, check.mutex)
+                cfg = check.build(name)
                 why = build.build(root, cfg, jobs=2, log=out.file)
                 ok, output = (False, why) if why else \
                     grade.judge_insns(root, arches[name], cfg, check.insns)
@@ -151,19 +151,18 @@ def check_skeleton(root, arches, lab, accel, out):
     problems = []
     graded_arch = lab.arches[lab.number % len(lab.arches)]
     for name in arches:
-        mutexes = {"native"}
+        cfgs = {BuildConfig(name, "native")}
         if name in lab.arches:
-            mutexes |= {c.mutex for c in lab.checks if c.kind in ("boot", "insns")}
-        for mutex in sorted(mutexes):
+            cfgs |= {c.build(name) for c in lab.checks if c.kind in ("boot", "insns")}
+        for cfg in sorted(cfgs, key=BuildConfig.label):
             if name == graded_arch:
                 continue        # grading builds these
-            cfg = BuildConfig(name, mutex)
             why = build_from_copy(root, dest, cfg)
             if why:
                 problems.append(f"lab {lab.number}: {why}")
     if problems:
         return problems
-    for cfg in {BuildConfig(graded_arch, c.mutex) for c in lab.checks} | \
+    for cfg in {c.build(graded_arch) for c in lab.checks} | \
             {BuildConfig(graded_arch, "native")}:
         labs.copy_build_folder(root, dest, cfg)
     said = []

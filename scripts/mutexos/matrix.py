@@ -43,7 +43,7 @@ import functools
 from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck
-from .build import MUTEXES, BuildConfig
+from .build import KCSAN, MUTEXES, BuildConfig
 from .runner import (BootSpec, boot_tasks, choose_accels, print_report,
                      run_parallel)
 from .verdict import StepResult, exit_code, total_line
@@ -69,11 +69,10 @@ DEBUG_COST_BUILDS = (BuildConfig("i386", "native"), BuildConfig("i386", "debug")
                      BuildConfig("i386", "debug", PROVE_LOCKING))
 TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # The race detector (docs/kcsan.md): its suite and the lock suites, whose
-# workers race on purpose and must still run clean. Not mutex_debug: its
-# misuse scenarios are no lock's normal use, and the lockdep boot runs
-# them.
-KCSAN = "CONFIG_KCSAN=y"
-KCSAN_SUITES = "test=kcsan.*,mutex.*,mutex_states.*,spinlock.*,semaphore.*,completion.*,wait.*"
+# workers race on purpose and must still run clean, the debug build's
+# own suite with them: its repair paths run beside the slowpath.
+KCSAN_SUITES = ("test=kcsan.*,mutex.*,mutex_states.*,mutex_debug.*,spinlock.*,"
+                "semaphore.*,completion.*,wait.*")
 TORTURE_TIMEOUT = 3600
 
 

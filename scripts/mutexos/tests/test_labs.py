@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from mutexos import answers, grade, labmarks, labs
+from mutexos import answers, build, grade, labmarks, labs
 from mutexos.labs import Check, Lab
 
 from .common import NOT_OK_LOG, OK_LOG, ROOT, judge_text
@@ -202,6 +202,16 @@ class Grader(unittest.TestCase):
         self.assertIn("BUG: spinlock not held where it must be", out)
         self.assertTrue(grade.judge_boot(Check("n", 1, "string.*"), result, "l")[0])
         self.assertTrue(grade.judge_boot(debug, judge_text(OK_LOG, 0), "l")[0])
+
+    def test_an_unprovoked_race_fails_the_race_detectors_checks(self):
+        text = OK_LOG.replace("CPU1: idle", "BUG: KCSAN: assert: race in a / b")
+        result = judge_text(text, 0)
+        kcsan = Check("k", 1, "string.*", conf=build.KCSAN)
+        self.assertEqual(kcsan.build("arm"), build.BuildConfig("arm", "native", build.KCSAN))
+        ok, out = grade.judge_boot(kcsan, result, "l")
+        self.assertFalse(ok)
+        self.assertIn("BUG: KCSAN: assert: race", out)
+        self.assertTrue(grade.judge_boot(kcsan, judge_text(OK_LOG, 0), "l")[0])
 
     def test_a_build_error_is_graded_zero_with_its_first_error(self):
         lab = Lab(9, "t", ("i386", "arm"), (Check("one", 4, "a.*"),))
