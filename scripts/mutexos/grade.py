@@ -40,7 +40,10 @@ SILENCE_MARGIN = 20
 UNPROVOKED = "a report nobody provoked"
 # Expectation lines kept per failed case: the first ones say what broke.
 DIAG_LINES = 6
-APPEND = "hung_task_timeout=0"
+# A kernel stuck spinning (a spinlock never released) panics after
+# softlockup_secs instead of costing the silence limit; no correct case
+# keeps a CPU from rescheduling for that long.
+APPEND = "hung_task_timeout=0 softlockup_secs=10"
 # Lab 8's benchmark boot: short runs, the figures only need to exist.
 BENCH_APPEND = "bench=vfs vfs.secs=1 vfs.tasks=8"
 BENCH_DONE = 5
