@@ -264,6 +264,32 @@ static void ABBA_spurious_wakeup(struct kunit *test)
 	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
 }
 
+/*
+ * ABBA, reported; then a task that holds nothing blocks on A. Its walk
+ * (A, B, A, ...) never comes back to it: the cycle it joins was reported
+ * already, and the half-speed pointer meeting the full-speed one inside
+ * it ends the walk. Nothing more is reported, not even a chain too long.
+ */
+static void ABBA_joined_after_report(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct intr_waiter iw = { .lock = &ch->locks[0] };
+	struct task_struct *joiner;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	joiner = kthread_run(intr_waiter_fn, &iw, "joiner");
+	KUNIT_ASSERT_NOT_NULL(test, joiner);
+	KUNIT_EXPECT_TRUE(test, wait_for_sleep(joiner, TASK_INTERRUPTIBLE, 60));
+	send_sig(SIGINT, joiner, 0);
+	kthread_join(joiner);
+	KUNIT_EXPECT_EQ(test, iw.result, -EINTR);
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
 /* Must not report: a chain of waiters that does not close. */
 static void long_chain_no_cycle(struct kunit *test)
 {
@@ -992,6 +1018,7 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(chain_over_limit),
 	KUNIT_CASE(ABBA_extra_waiter_leaves),
 	KUNIT_CASE(ABBA_spurious_wakeup),
+	KUNIT_CASE(ABBA_joined_after_report),
 	KUNIT_CASE(double_unlock),
 	KUNIT_CASE(unlock_by_non_owner),
 	KUNIT_CASE(unlock_unlocked),
