@@ -44,6 +44,9 @@ DIAG_LINES = 6
 # softlockup_secs instead of costing the silence limit; no correct case
 # keeps a CPU from rescheduling for that long.
 APPEND = "hung_task_timeout=0 softlockup_secs=10"
+# A report nobody provoked fails every check of a debug build's boot
+# (judge_boot): the boot may end there.
+DEBUG_APPEND = "panic_on_report=1"
 # Lab 8's benchmark boot: short runs, the figures only need to exist.
 BENCH_APPEND = "bench=vfs vfs.secs=1 vfs.tasks=8"
 BENCH_DONE = 5
@@ -278,9 +281,11 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
 def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
     """The outcomes of the boot checks booted, from one boot of cfg."""
     globs = boot_globs(booted)
+    case_timeout = min(case_timeout, lab.case_timeout or case_timeout)
     spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
                     f"test={globs} kunit.timeout={case_timeout} "
-                    f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT,
+                    f"kunit.max_timeout={case_timeout} {APPEND}"
+                    f"{' ' + DEBUG_APPEND if cfg.mutex == 'debug' else ''}", BOOT_TIMEOUT,
                     silence=case_timeout + SILENCE_MARGIN)
     say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
     result = run_spec(root, arch, spec, accel)

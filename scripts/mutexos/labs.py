@@ -60,7 +60,8 @@ class Lab:
     """A lab: its number, title, arches and checks.
 
     files: what grading takes from a submission besides the files of the
-    lab's regions and answers.md.
+    lab's regions and answers.md. case_timeout: the seconds each of its
+    graded cases may take, when less than the grader's (0: the grader's).
     """
 
     number: int
@@ -68,6 +69,7 @@ class Lab:
     arches: tuple
     checks: tuple
     files: tuple = ()
+    case_timeout: int = 0
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -121,7 +123,9 @@ LABS = {lab.number: lab for lab in (
               "mutex.trylock_conventions,mutex.mutual_exclusion"),
         Check("a signal ends mutex_lock_interruptible", 4,
               "mutex.interruptible_gets_eintr,mutex.interrupted_waiter_passes_wakeup_on"),
-    )),
+    # Each case takes well under a second on a loaded host (the whole arm
+    # boot 0.9 s at load 8.5); a waiter deaf to signals waits out the limit.
+    ), case_timeout=10),
     Lab(5, "The fastpath", X86, (
         Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
             ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle")))),
