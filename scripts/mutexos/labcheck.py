@@ -104,7 +104,7 @@ def check_reference(root, arches, accel, out):
                     problems.append(f"lab {lab.number}: '{glob}' selects no test case")
     for lab in labs.LABS.values():
         for check in (c for c in lab.checks if c.kind == "insns"):
-            for name in lab.arches:
+            for name in filter(check.runs_on, lab.arches):
                 cfg = BuildConfig(name, check.mutex)
                 why = build.build(root, cfg, jobs=2, log=out.file)
                 ok, output = (False, why) if why else \
