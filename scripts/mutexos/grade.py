@@ -19,6 +19,7 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import subprocess
 
 from . import answers, bench, build, labs
@@ -61,6 +62,10 @@ class Outcome:
         self.score = check.points if ok else 0
         self.output = output
 
+    def ok_output(self):
+        """(passed, output): what judged it."""
+        return self.score == self.max_score, self.output
+
     def line(self):
         verdict = "OK" if self.score == self.max_score else "FAIL"
         return f"{self.name}: {verdict} ({self.score}/{self.max_score})"
@@ -85,6 +90,9 @@ def judge_boot(check, result, log, diags=None):
     unprovoked = [r for r in result.reasons if r.startswith(UNPROVOKED)]
     if check.mutex == "debug" and unprovoked:
         return False, f"{unprovoked[0]} (log: {log})"
+    cut = unreported(globs, result)
+    if cut:
+        failed += [f"{cut} (never reported: {'; '.join(result.reasons) or 'no reason'})"]
     if failed:
         lines = [f"failed: {', '.join(failed)} (log: {log})"]
         for name in failed:
@@ -94,6 +102,28 @@ def judge_boot(check, result, log, diags=None):
         why = "; ".join(result.reasons) or "no result"
         return False, f"no result for {check.tests}: {why} (log: {log})"
     return True, f"{len(cases)} case(s) passed"
+
+
+def unreported(globs, result):
+    """A glob of globs that selects a case the boot never reported, or None.
+
+    Such a case counts as failed: a boot cut short (a panic, a hang) may
+    have run only the cases that passed. A glob naming one case needs that
+    case; a wildcard needs each suite it selects reported whole.
+    """
+    reported = {name for suite in result.suites for name, _ in suite.cases}
+    for glob in globs:
+        if not any(c in glob for c in "*?["):
+            if glob not in reported:
+                return glob
+            continue
+        suites = [s for s in result.suites
+                  if fnmatch.fnmatchcase(s.name, glob.split(".")[0])]
+        if any(s.failed > sum(1 for _, ok in s.cases if not ok) for s in suites):
+            return glob
+        if not suites and result.missing_suites:
+            return glob
+    return None
 
 
 def failure_lines(log):
@@ -176,6 +206,8 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     if student is None:
         student = labs.student_lab(root) is not None
     checks = lab.checks_for(student)
+    if not student and labs.student_lab(root) is None:
+        labs.write_planted(root, lab, root)
     names = names or lab.arches
     outcomes = []
     for name in names:
@@ -258,7 +290,7 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
     outcomes = []
     checks = [c for c in checks if c.runs_on(arch.name)]
     mutexes = dict.fromkeys(c.mutex for c in checks
-                            if c.kind in ("boot", "insns"))
+                            if c.kind in ("boot", "insns", "planted"))
     for mutex in mutexes:
         cfg = BuildConfig(arch.name, mutex)
         failed = build_for_grade(root, cfg)
@@ -272,6 +304,10 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
             if check.kind == "insns" and check.mutex == mutex:
                 outcomes.append(Outcome(check, arch.name,
                                         *judge_insns(root, arch, cfg, check.insns)))
+        planted = [c for c in checks if c.kind == "planted" and c.mutex == mutex]
+        if planted:
+            outcomes += grade_planted(root, arch, lab, cfg, planted, accel,
+                                      case_timeout, say)
     for check in checks:
         if check.kind == "bench":
             outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel, say)))
@@ -294,6 +330,55 @@ def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
     diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
     return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags))
             for check in booted]
+
+
+def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
+    """The outcomes of the planted checks: the student's tests on each version.
+
+    The lab's file is swapped for each planted version in turn (the
+    reference first) and put back at the end; a version is caught when a
+    case of the student's tests fails, which counts only if none failed
+    on the reference.
+    """
+    target = os.path.join(root, lab.planted[0])
+    with open(target, encoding="utf-8") as f:
+        students = f.read()
+    outcomes, reference_ok = [], None
+    try:
+        for check in sorted(planted, key=lambda c: bool(c.planted)):
+            ok, output = run_planted(root, arch, lab, cfg, check, accel,
+                                     case_timeout, say, target)
+            if not check.planted:
+                reference_ok = ok
+            elif reference_ok is False:
+                ok, output = False, "your tests fail on the correct version: " \
+                    "catching a wrong one counts only when they pass on it"
+            outcomes.append(Outcome(check, arch.name, ok, output))
+    finally:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(students)
+    return outcomes
+
+
+def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
+    """(ok, output) of the student's tests booted with one planted version."""
+    source = labs.planted_source(root, check.planted)
+    if not os.path.isfile(source):
+        return False, f"{source}: no planted version (grade from the instructor's tree)"
+    shutil.copyfile(source, target)
+    failed = build_for_grade(root, cfg)
+    if failed:
+        return False, failed.text
+    say(f"grade: lab {lab.number}, {cfg.label()}: planted "
+        f"'{check.planted or 'reference'}', booting test={check.tests}")
+    ok, output = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
+                            lambda text: None)[0].ok_output()
+    if not check.planted:
+        return ok, output
+    if ok:
+        return False, f"your tests pass on it: {os.path.basename(source)} " \
+            f"({check.name.split(': ', 1)[-1]})"
+    return True, "your tests fail on it"
 
 
 def run_bench(root, arch, accel, say):

@@ -171,9 +171,15 @@ def check_skeleton(root, arches, lab, accel, out):
     def keep(text):
         said.append(text)
         out.say(text)
-    code = grade.run(dest, arches, lab, [graded_arch], accel,
-                     results_path=os.path.join(dest, "results.json"), student=True,
-                     case_timeout=SKELETON_CASE_TIMEOUT, say=keep)
+    results = os.path.join(dest, "results.json")
+    if lab.planted:
+        # A design lab's student tree holds only the student's tests, which
+        # its skeleton passes: the instructor's hidden tests fail it.
+        code = grade.run_submission(root, arches, lab, dest, [graded_arch], accel,
+                                    results, keep, case_timeout=SKELETON_CASE_TIMEOUT)
+    else:
+        code = grade.run(dest, arches, lab, [graded_arch], accel, results_path=results,
+                         student=True, case_timeout=SKELETON_CASE_TIMEOUT, say=keep)
     score = re.search(r"^Score: (\d+)/(\d+)$", "\n".join(said), re.M)
     if code == 2 or not score:
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
