@@ -40,67 +40,56 @@ static void expect(struct kunit *test, const char *state)
 	}
 }
 
-static void stop(struct kunit *test, int i)
+/*
+ * Holders start in the order of kinds, then let go in that order: each
+ * string of states is who holds ('h') and who waits ('.') before the
+ * next one lets go (' ': gone already).
+ */
+static void play(struct kunit *test, const char *kinds, const char *const *states)
 {
-	KUNIT_EXPECT_TRUE(test, rwsem_holder_stop(&h[i]));
+	KUNIT_ASSERT_TRUE(test, start(test, kinds));
+	for (int i = 0; kinds[i]; i++) {
+		expect(test, states[i]);
+		KUNIT_EXPECT_TRUE(test, rwsem_holder_stop(&h[i]));
+	}
 }
 
 static void readers_share(struct kunit *test)
 {
-	KUNIT_ASSERT_TRUE(test, start(test, "rrr"));
-	expect(test, "hhh");
-	for (int i = 0; i < 3; i++)
-		stop(test, i);
+	static const char *const states[] = { "hhh", " hh", "  h" };
+
+	play(test, "rrr", states);
 }
 
 static void writer_is_alone(struct kunit *test)
 {
-	KUNIT_ASSERT_TRUE(test, start(test, "wrw"));
-	expect(test, "h..");
-	stop(test, 0);
-	expect(test, " h.");
-	stop(test, 1);
-	expect(test, "  h");
-	stop(test, 2);
+	static const char *const states[] = { "h..", " h.", "  h" };
+
+	play(test, "wrw", states);
 }
 
 static void writer_waits_for_every_reader(struct kunit *test)
 {
-	KUNIT_ASSERT_TRUE(test, start(test, "rrw"));
-	expect(test, "hh.");
-	stop(test, 0);
-	expect(test, " h.");
-	stop(test, 1);
-	expect(test, "  h");
-	stop(test, 2);
+	static const char *const states[] = { "hh.", " h.", "  h" };
+
+	play(test, "rrw", states);
 }
 
 /* A reader that comes while a writer waits does not pass it. */
 static void reader_queues_behind_waiting_writer(struct kunit *test)
 {
-	KUNIT_ASSERT_TRUE(test, start(test, "rwr"));
-	expect(test, "h..");
-	stop(test, 0);
-	expect(test, " h.");
-	stop(test, 1);
-	expect(test, "  h");
-	stop(test, 2);
+	static const char *const states[] = { "h..", " h.", "  h" };
+
+	play(test, "rwr", states);
 }
 
 /* The readers at the head enter together, not the one behind a writer. */
 static void readers_at_the_head_enter_together(struct kunit *test)
 {
-	KUNIT_ASSERT_TRUE(test, start(test, "wrrwr"));
-	expect(test, "h....");
-	stop(test, 0);
-	expect(test, " hh..");
-	stop(test, 1);
-	expect(test, "  h..");
-	stop(test, 2);
-	expect(test, "   h.");
-	stop(test, 3);
-	expect(test, "    h");
-	stop(test, 4);
+	static const char *const states[] = {
+		"h....", " hh..", "  h..", "   h.", "    h" };
+
+	play(test, "wrrwr", states);
 }
 
 /* ---- many tasks: the invariant holds at every moment ---- */
