@@ -105,6 +105,14 @@ static void inside(bool writer)
 		WRITE_ONCE(violations, violations + 1);
 }
 
+/* Checks, lets the other tasks of this CPU run, checks again. */
+static void hold(bool writer)
+{
+	inside(writer);
+	yield();
+	inside(writer);
+}
+
 static int stress_fn(void *arg)
 {
 	bool writer = *(const int *)arg;
@@ -113,13 +121,13 @@ static int stress_fn(void *arg)
 		if (writer) {
 			down_write(&sem);
 			atomic_inc(&writers_in);
-			inside(true);
+			hold(true);
 			atomic_dec(&writers_in);
 			up_write(&sem);
 		} else {
 			down_read(&sem);
 			atomic_inc(&readers_in);
-			inside(false);
+			hold(false);
 			atomic_dec(&readers_in);
 			up_read(&sem);
 		}
