@@ -5,7 +5,9 @@ once with the test= globs of all its boot checks, and judge each check on
 that boot's KTAP results (labs.py says what passes). Every case is
 bounded: kunit.max_timeout= ends even a case that asks for more, so the
 boot goes on to the next case, and a boot that hangs is killed at its
-timeout, every case it did not report counting as failed.
+timeout, every case it did not report counting as failed. A lab with
+"planted" checks (labs.py) then boots the student's own tests once more
+per planted version of its code.
 
 The result is printed as xv6's grader does ("name [arch]: OK (4/4)") with
 "Score: N/M" last, a failed check followed by the expectations that
