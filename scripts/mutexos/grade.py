@@ -207,9 +207,12 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     """
     if student is None:
         student = labs.student_lab(root) is not None
+    if lab.planted and labs.student_lab(root) is None:
+        # Planted checks swap a file of the tree they grade: never the
+        # full tree's own. Its files are graded as a submission instead.
+        return run_submission(root, arches, lab, root, names, accel, results_path,
+                              say, case_timeout)
     checks = lab.checks_for(student)
-    if not student and labs.student_lab(root) is None:
-        labs.write_planted(root, lab, root)
     names = names or lab.arches
     outcomes = []
     for name in names:
@@ -318,11 +321,15 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
     return outcomes
 
 
-def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
-    """The outcomes of the boot checks booted, from one boot of cfg."""
+def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say,
+               name="grade"):
+    """The outcomes of the boot checks booted, from one boot of cfg.
+
+    name: what its log is called after the lab (lab3-grade.log).
+    """
     globs = boot_globs(booted)
     case_timeout = min(case_timeout, lab.case_timeout or case_timeout)
-    spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
+    spec = BootSpec(f"lab{lab.number}-{name}", cfg, arch.boot_image, GRADE_CPUS,
                     f"test={globs} kunit.timeout={case_timeout} "
                     f"kunit.max_timeout={case_timeout} {APPEND}"
                     f"{' ' + DEBUG_APPEND if cfg.mutex == 'debug' else ''}", BOOT_TIMEOUT,
@@ -374,7 +381,8 @@ def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
     say(f"grade: lab {lab.number}, {cfg.label()}: planted "
         f"'{check.planted or 'reference'}', booting test={check.tests}")
     ok, output = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
-                            lambda text: None)[0].ok_output()
+                            lambda text: None,
+                            f"planted-{check.planted or 'reference'}")[0].ok_output()
     if not check.planted:
         return ok, output
     if ok:

@@ -205,8 +205,7 @@ LABS = {lab.number: lab for lab in (
             ("writer-ignores-readers", "your tests catch: a writer beside readers"),
             ("reader-passes-writer", "your tests catch: a reader passes a waiting writer"),
             ("one-reader-per-release", "your tests catch: one reader let in per release"))),
-    ), case_timeout=10, planted=("kernel/locking/rwsem.c",
-                                 "docs/labs/solutions/lab9-mutants")),
+    ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants")),
 )}
 
 
