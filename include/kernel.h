@@ -59,6 +59,8 @@ void __noreturn panic(const char *fmt, ...) __printf(1, 2);
 void report_mark_start(void);
 void report_mark_end(void);
 extern int reports_expected;
+/* Panic at the end of a report nobody provoked (panic_on_report=). */
+extern unsigned int panic_on_report;
 void __noreturn machine_exit(int status);
 void dump_stack(void);
 

@@ -54,5 +54,11 @@ enum mutex_bug {
 extern const char *const mutex_bug_title[MUTEX_BUG_NR];
 /* How many reports of each kind so far, for the tests. */
 extern unsigned long mutex_debug_reports[MUTEX_BUG_NR];
+/*
+ * For the tests: a task that queues on this mutex is preempted when it
+ * lets go of wait_lock, before it sleeps, so that an unlock can come in
+ * that window every time, not once in a million (NULL: none).
+ */
+extern struct mutex *mutex_debug_preempt_waiters_of;
 
 #endif

@@ -165,5 +165,7 @@ extern volatile unsigned long cpu_online_mask;
 /* Hung-task watchdog. */
 extern unsigned long hung_task_reports;
 extern unsigned long sysctl_hung_task_timeout_secs;
+/* A CPU that stays unpreemptible this long panics (0: never). */
+extern unsigned int softlockup_secs;
 
 #endif

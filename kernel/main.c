@@ -13,6 +13,10 @@
  *   expect_cpus=N	the number of CPUs the tests should find online
  *   stress=N		multiply the work of the stress tests by N
  *   hung_task_timeout=S	hung-task watchdog limit in seconds (0: off)
+ *   softlockup_secs=S	panic when a CPU stays unpreemptible that long
+ *			after its task was asked to reschedule (0: off)
+ *   panic_on_report=1	panic after a "BUG:" or "WARNING:" report that no
+ *			test marked as expected
  *   kunit.timeout=S	default time limit of one test case
  *   kunit.max_timeout=S	no test case runs longer, even one that asks to
  *   cmdline_pad=N,...	ignored; tests/kernel_test.c checks that it arrived
@@ -72,6 +76,8 @@ static const struct boot_param boot_params[] = {
 	{ "expect_cpus", .num = &expected_cpus },
 	{ "stress", .num = &stress_factor, .min = 1 },
 	{ "hung_task_timeout", .num = &hung_task_secs },
+	{ "softlockup_secs", .num = &softlockup_secs },
+	{ "panic_on_report", .num = &panic_on_report },
 	{ "kunit.timeout", .num = &kunit_default_timeout, .min = 1 },
 	{ "kunit.max_timeout", .num = &kunit_max_timeout, .min = 1 },
 };

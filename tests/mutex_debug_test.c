@@ -214,6 +214,21 @@ static int intr_waiter_fn(void *data)
 	return 0;
 }
 
+/* False if t was not created or never went to sleep. */
+static bool intr_waiter_sleeps(struct task_struct *t)
+{
+	return t && wait_for_sleep(t, TASK_INTERRUPTIBLE, 60);
+}
+
+/* A signal makes the waiter t leave without the lock. */
+static void intr_waiter_leaves(struct kunit *test, struct task_struct *t,
+			       struct intr_waiter *iw)
+{
+	send_sig(SIGINT, t, 0);
+	kthread_join(t);
+	KUNIT_EXPECT_EQ(test, iw->result, -EINTR);
+}
+
 /*
  * ABBA, where A has one more waiter, ahead of B's owner: a task that
  * holds nothing. A signal makes that extra waiter leave. The cycle is
@@ -230,12 +245,9 @@ static void ABBA_extra_waiter_leaves(struct kunit *test)
 	snap(&s);
 	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
 	extra = kthread_run(intr_waiter_fn, &iw, "extra");
-	KUNIT_ASSERT_NOT_NULL(test, extra);
-	KUNIT_ASSERT_TRUE(test, wait_for_sleep(extra, TASK_INTERRUPTIBLE, 60));
+	KUNIT_ASSERT_TRUE(test, intr_waiter_sleeps(extra));
 	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
-	send_sig(SIGINT, extra, 0);
-	kthread_join(extra);
-	KUNIT_EXPECT_EQ(test, iw.result, -EINTR);
+	intr_waiter_leaves(test, extra, &iw);
 	msleep(50);	/* time for a woken member to run the detector again */
 	KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[1], TASK_INTERRUPTIBLE, 60));
 	chain_finish(test, ch, 1);
@@ -260,6 +272,30 @@ static void ABBA_spurious_wakeup(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, wait_for_sleep(ch->t[i],
 						TASK_INTERRUPTIBLE, 60));
 	}
+	chain_finish(test, ch, 1);
+	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
+}
+
+/*
+ * ABBA, reported; then a task that holds nothing blocks on A. Its walk
+ * (A, B, A, ...) never comes back to it: the cycle it joins was reported
+ * already, and the half-speed pointer meeting the full-speed one inside
+ * it ends the walk. Nothing more is reported, not even a chain too long.
+ */
+static void ABBA_joined_after_report(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	struct intr_waiter iw = { .lock = &ch->locks[0] };
+	struct task_struct *joiner;
+	struct snapshot s;
+
+	snap(&s);
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 2, true));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
+	joiner = kthread_run(intr_waiter_fn, &iw, "joiner");
+	KUNIT_ASSERT_NOT_NULL(test, joiner);
+	KUNIT_EXPECT_TRUE(test, intr_waiter_sleeps(joiner));
+	intr_waiter_leaves(test, joiner, &iw);
 	chain_finish(test, ch, 1);
 	expect_reports(test, &s, MUTEX_BUG_CIRCULAR, 1);
 }
@@ -1138,6 +1174,7 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(chain_over_limit),
 	KUNIT_CASE(ABBA_extra_waiter_leaves),
 	KUNIT_CASE(ABBA_spurious_wakeup),
+	KUNIT_CASE(ABBA_joined_after_report),
 	KUNIT_CASE(double_unlock),
 	KUNIT_CASE(unlock_by_non_owner),
 	KUNIT_CASE(unlock_unlocked),

@@ -188,11 +188,102 @@ static void woken_waiter_that_lost_requeues_at_head(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, line_order[i], i);
 }
 
+/* ---- an unlock between the waiter's release of wait_lock and its sleep ---- */
+
+#ifdef CONFIG_DEBUG_MUTEXES
+static DEFINE_MUTEX(window_lock);
+static volatile int window_waiter_done;
+
+static int window_waiter(void *unused)
+{
+	mutex_lock(&window_lock);
+	mutex_unlock(&window_lock);
+	WRITE_ONCE(window_waiter_done, 1);
+	return 0;
+}
+
+static bool window_waiter_queued(void)
+{
+	bool queued;
+
+	spin_lock(&window_lock.wait_lock);
+	queued = !list_empty(&window_lock.wait_list);
+	spin_unlock(&window_lock.wait_lock);
+	return queued;
+}
+
+/*
+ * Bound to CPU 0 with the waiter, and runnable throughout (it spins, it
+ * never sleeps): when the waiter is preempted on letting go of wait_lock,
+ * this task runs next, and its unlock comes before the waiter sleeps.
+ */
+static int window_holder(void *started)
+{
+	mutex_lock(&window_lock);
+	WRITE_ONCE(*(volatile int *)started, 1);
+	while (!window_waiter_queued())
+		cpu_relax();
+	mutex_unlock(&window_lock);
+	return 0;
+}
+
+/* Asleep on the lock while it is free: nobody is left to wake it. */
+static bool window_wakeup_lost(struct task_struct *waiter)
+{
+	return READ_ONCE(waiter->state) == TASK_UNINTERRUPTIBLE &&
+	       !READ_ONCE(waiter->on_rq) && !mutex_is_locked(&window_lock);
+}
+
+/*
+ * A waiter sets its sleeping state before it lets go of wait_lock: an
+ * unlock that takes wait_lock after that sees a sleeper, and its wakeup
+ * makes the waiter's schedule() return. The debug build preempts the
+ * waiter right at that release (mutex_debug_preempt_waiters_of), so the
+ * holder's unlock lands in the window every time.
+ */
+static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
+{
+	struct task_struct *h, *w;
+	volatile int started = 0;
+	bool lost = false;
+
+	window_waiter_done = 0;
+	h = kthread_create(window_holder, (void *)&started, "window-holder");
+	w = kthread_create(window_waiter, NULL, "window-waiter");
+	KUNIT_ASSERT_TRUE(test, h && w);
+	kthread_bind(h, 0);
+	kthread_bind(w, 0);
+	WRITE_ONCE(mutex_debug_preempt_waiters_of, &window_lock);
+	wake_up_process(h);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&started, 1, 60));
+	wake_up_process(w);
+	kthread_join(h);
+	/* The unlock is done; the waiter must now get the lock and leave. */
+	while (!READ_ONCE(window_waiter_done) && !lost) {
+		lost = window_wakeup_lost(w);
+		msleep(1);
+	}
+	WRITE_ONCE(mutex_debug_preempt_waiters_of, NULL);
+	if (lost) {
+		KUNIT_FAIL(test, "the waiter sleeps on a free mutex: the unlock's wakeup came before it set its state");
+		wake_up_process(w);
+	}
+	kthread_join(w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&window_lock.count), 1);
+}
+#else
+static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
+{
+	kunit_skip(test, "the debug build opens the window (MUTEX=debug)");
+}
+#endif
+
 static struct kunit_case mutex_states_cases[] = {
 	KUNIT_CASE(uncontended),
 	KUNIT_CASE(handoff_to_the_last_waiter),
 	KUNIT_CASE(unlock_wakes_one_count_stays_negative),
 	KUNIT_CASE(woken_waiter_that_lost_requeues_at_head),
+	KUNIT_CASE(wakeup_between_wait_lock_and_sleep),
 	{}
 };
 

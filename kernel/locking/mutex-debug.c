@@ -365,6 +365,8 @@ void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state)
 	waiter->interruptible = state == TASK_INTERRUPTIBLE;
 }
 
+struct mutex *mutex_debug_preempt_waiters_of;
+
 void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 			    struct thread_info *ti)
 {
@@ -375,6 +377,8 @@ void debug_mutex_add_waiter(struct mutex *lock, struct mutex_waiter *waiter,
 	ti->task->blocked_on = waiter;
 	check_deadlock(lock, current->mutex_caller);
 	debug_unlock_irqrestore(flags);
+	if (READ_ONCE(mutex_debug_preempt_waiters_of) == lock)
+		set_ti_thread_flag(ti, TIF_NEED_RESCHED);
 }
 
 void debug_mutex_remove_waiter(struct mutex *lock,

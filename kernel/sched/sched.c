@@ -23,6 +23,7 @@ struct cpu_rq {
 	u64 idle_ns, busy_ns;
 	unsigned long switches;
 	unsigned long nr_wakeups;	/* tasks this CPU made runnable */
+	unsigned int resched_ticks;	/* ticks since need_resched went unmet */
 };
 
 static arch_spinlock_t rq_lock = __ARCH_SPIN_LOCK_UNLOCKED;
@@ -30,6 +31,14 @@ static LIST_HEAD(runqueue);
 static struct cpu_rq cpu_rqs[NR_CPUS];
 static bool scheduler_running;
 unsigned long sched_atomic_reports;
+/*
+ * softlockup_secs= (0, the default: off). A task that was asked to give
+ * up its CPU and still holds it that much later is stuck where it may not
+ * be preempted, most likely spinning on a spinlock that nobody will
+ * release. The kernel then panics: a graded boot of such a bug ends in
+ * seconds instead of waiting for the host to notice its silence.
+ */
+unsigned int softlockup_secs;
 
 static void rq_lock_irqsave(unsigned long *flags)
 {
@@ -185,6 +194,7 @@ static void __schedule(void)
 	cpu = smp_processor_id();
 	rq = &cpu_rqs[cpu];
 	clear_ti_thread_flag(prev->thread_info, TIF_NEED_RESCHED);
+	rq->resched_ticks = 0;
 
 	if (prev->state != TASK_RUNNING &&
 	    !(preempt_count() & PREEMPT_ACTIVE)) {
@@ -262,6 +272,17 @@ void preempt_schedule_irq(void)
 	} while (need_resched());
 }
 
+/* From the tick: a request to reschedule unmet for softlockup_secs. */
+static void check_softlockup(struct cpu_rq *rq, struct task_struct *p)
+{
+	if (!softlockup_secs ||
+	    !test_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED))
+		return;
+	if (++rq->resched_ticks > softlockup_secs * HZ)
+		panic("soft lockup: CPU#%u stuck for %us with preemption off (%s/%d)",
+		      smp_processor_id(), softlockup_secs, p->comm, p->pid);
+}
+
 void scheduler_tick(void)
 {
 	unsigned int cpu = smp_processor_id();
@@ -275,7 +296,7 @@ void scheduler_tick(void)
 			set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
 		return;
 	}
-	(void)cpu;
+	check_softlockup(&cpu_rqs[cpu], p);
 	if (--p->time_slice <= 0) {
 		p->time_slice = base_slice(p);
 		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);

@@ -5,7 +5,9 @@ once with the test= globs of all its boot checks, and judge each check on
 that boot's KTAP results (labs.py says what passes). Every case is
 bounded: kunit.max_timeout= ends even a case that asks for more, so the
 boot goes on to the next case, and a boot that hangs is killed at its
-timeout, every case it did not report counting as failed.
+timeout, every case it did not report counting as failed. A lab with
+"planted" checks (labs.py) then boots the student's own tests once more
+per planted version of its code.
 
 The result is printed as xv6's grader does ("name [arch]: OK (4/4)") with
 "Score: N/M" last, a failed check followed by the expectations that
@@ -19,6 +21,7 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import subprocess
 
 from . import answers, bench, build, labs
@@ -40,7 +43,13 @@ SILENCE_MARGIN = 20
 UNPROVOKED = "a report nobody provoked"
 # Expectation lines kept per failed case: the first ones say what broke.
 DIAG_LINES = 6
-APPEND = "hung_task_timeout=0"
+# A kernel stuck spinning (a spinlock never released) panics after
+# softlockup_secs instead of costing the silence limit; no correct case
+# keeps a CPU from rescheduling for that long.
+APPEND = "hung_task_timeout=0 softlockup_secs=10"
+# A report nobody provoked fails every check of a debug build's boot
+# (judge_boot): the boot may end there.
+DEBUG_APPEND = "panic_on_report=1"
 # Lab 8's benchmark boot: short runs, the figures only need to exist.
 BENCH_APPEND = "bench=vfs vfs.secs=1 vfs.tasks=8"
 BENCH_DONE = 5
@@ -54,6 +63,10 @@ class Outcome:
         self.max_score = check.points
         self.score = check.points if ok else 0
         self.output = output
+
+    def ok_output(self):
+        """(passed, output): what judged it."""
+        return self.score == self.max_score, self.output
 
     def line(self):
         verdict = "OK" if self.score == self.max_score else "FAIL"
@@ -80,6 +93,9 @@ def judge_boot(check, result, log, diags=None):
     unprovoked = [r for r in result.reasons if r.startswith(UNPROVOKED)]
     if check.reports_fail() and unprovoked:
         return False, f"{unprovoked[0]} (log: {log})"
+    cut = unreported(globs, result)
+    if cut:
+        failed += [f"{cut} (never reported: {'; '.join(result.reasons) or 'no reason'})"]
     if failed:
         lines = [f"failed: {', '.join(failed)} (log: {log})"]
         for name in failed:
@@ -89,6 +105,28 @@ def judge_boot(check, result, log, diags=None):
         why = "; ".join(result.reasons) or "no result"
         return False, f"no result for {check.tests}: {why} (log: {log})"
     return True, f"{len(cases)} case(s) passed"
+
+
+def unreported(globs, result):
+    """A glob of globs that selects a case the boot never reported, or None.
+
+    Such a case counts as failed: a boot cut short (a panic, a hang) may
+    have run only the cases that passed. A glob naming one case needs that
+    case; a wildcard needs each suite it selects reported whole.
+    """
+    reported = {name for suite in result.suites for name, _ in suite.cases}
+    for glob in globs:
+        if not any(c in glob for c in "*?["):
+            if glob not in reported:
+                return glob
+            continue
+        suites = [s for s in result.suites
+                  if fnmatch.fnmatchcase(s.name, glob.split(".")[0])]
+        if any(s.failed > sum(1 for _, ok in s.cases if not ok) for s in suites):
+            return glob
+        if not suites and result.missing_suites:
+            return glob
+    return None
 
 
 def failure_lines(log):
@@ -135,7 +173,8 @@ def has_in_order(body, wanted):
     """Whether the instruction lines body hold the mnemonics wanted, in order."""
     rest = list(wanted)
     for line in body:
-        insn = " ".join(line.split("\t")[-1].split())
+        # "address:<tab>mnemonic operands"; ARM's has a tab before its operands
+        insn = " ".join(line.split("\t", 1)[-1].split())
         if rest and (insn == rest[0] or insn.startswith(rest[0] + " ")):
             rest.pop(0)
     return not rest
@@ -169,6 +208,11 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     """
     if student is None:
         student = labs.student_lab(root) is not None
+    if lab.planted and labs.student_lab(root) is None:
+        # Planted checks swap a file of the tree they grade: never the
+        # full tree's own. Its files are graded as a submission instead.
+        return run_submission(root, arches, lab, root, names, accel, results_path,
+                              say, case_timeout)
     checks = lab.checks_for(student)
     names = names or lab.arches
     outcomes = []
@@ -251,8 +295,9 @@ def first_error(log):
 def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
     """The outcomes of checks on arch, or the BuildError of a failed build."""
     outcomes = []
+    checks = [c for c in checks if c.runs_on(arch.name)]
     cfgs = dict.fromkeys(c.build(arch.name) for c in checks
-                         if c.kind in ("boot", "insns"))
+                         if c.kind in ("boot", "insns", "planted"))
     for cfg in cfgs:
         failed = build_for_grade(root, cfg)
         if failed:
@@ -265,6 +310,11 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
             if check.kind == "insns" and check.build(arch.name) == cfg:
                 outcomes.append(Outcome(check, arch.name,
                                         *judge_insns(root, arch, cfg, check.insns)))
+        planted = [c for c in checks
+                   if c.kind == "planted" and c.build(arch.name) == cfg]
+        if planted:
+            outcomes += grade_planted(root, arch, lab, cfg, planted, accel,
+                                      case_timeout, say)
     for check in checks:
         if check.kind == "bench":
             outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel, say)))
@@ -273,19 +323,75 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
     return outcomes
 
 
-def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say):
-    """The outcomes of the boot checks booted, from one boot of cfg."""
+def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say,
+               name="grade"):
+    """The outcomes of the boot checks booted, from one boot of cfg.
+
+    name: what its log is called after the lab (lab3-grade.log).
+    """
     globs = boot_globs(booted)
+    case_timeout = min(case_timeout, lab.case_timeout or case_timeout)
     case_timeout = max([case_timeout] + [c.case_secs for c in booted])
-    spec = BootSpec(f"lab{lab.number}-grade", cfg, arch.boot_image, GRADE_CPUS,
+    spec = BootSpec(f"lab{lab.number}-{name}", cfg, arch.boot_image, GRADE_CPUS,
                     f"test={globs} kunit.timeout={case_timeout} "
-                    f"kunit.max_timeout={case_timeout} {APPEND}", BOOT_TIMEOUT,
+                    f"kunit.max_timeout={case_timeout} {APPEND}"
+                    f"{' ' + DEBUG_APPEND if cfg.mutex == 'debug' else ''}", BOOT_TIMEOUT,
                     silence=case_timeout + SILENCE_MARGIN)
     say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
     result = run_spec(root, arch, spec, accel)
     diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
     return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags))
             for check in booted]
+
+
+def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
+    """The outcomes of the planted checks: the student's tests on each version.
+
+    The lab's file is swapped for each planted version in turn (the
+    reference first) and put back at the end; a version is caught when a
+    case of the student's tests fails, which counts only if none failed
+    on the reference.
+    """
+    target = os.path.join(root, lab.planted[0])
+    with open(target, encoding="utf-8") as f:
+        students = f.read()
+    outcomes, reference_ok = [], None
+    try:
+        for check in sorted(planted, key=lambda c: bool(c.planted)):
+            ok, output = run_planted(root, arch, lab, cfg, check, accel,
+                                     case_timeout, say, target)
+            if not check.planted:
+                reference_ok = ok
+            elif reference_ok is False:
+                ok, output = False, "your tests fail on the correct version: " \
+                    "catching a wrong one counts only when they pass on it"
+            outcomes.append(Outcome(check, arch.name, ok, output))
+    finally:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(students)
+    return outcomes
+
+
+def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
+    """(ok, output) of the student's tests booted with one planted version."""
+    source = labs.planted_source(root, check.planted)
+    if not os.path.isfile(source):
+        return False, f"{source}: no planted version (grade from the instructor's tree)"
+    shutil.copyfile(source, target)
+    failed = build_for_grade(root, cfg)
+    if failed:
+        return False, failed.text
+    say(f"grade: lab {lab.number}, {cfg.label()}: planted "
+        f"'{check.planted or 'reference'}', booting test={check.tests}")
+    ok, output = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
+                            lambda text: None,
+                            f"planted-{check.planted or 'reference'}")[0].ok_output()
+    if not check.planted:
+        return ok, output
+    if ok:
+        return False, f"your tests pass on it: {os.path.basename(source)} " \
+            f"({check.name.split(': ', 1)[-1]})"
+    return True, "your tests fail on it"
 
 
 def run_bench(root, arch, accel, say):

@@ -10,7 +10,11 @@ points on each of those arches:
     seldom shows as a race, and the native mutex fastpath;
   - "bench": a short benchmark boot that ends well;
   - "answers": the figures of answers.md against the benchmark log that
-    the student took them from (lab 8, see answers.py).
+    the student took them from (lab 8, see answers.py);
+  - "planted": the student's own tests (test= globs) booted with a planted
+    version of the lab's code (Lab.planted) in place of the student's:
+    the reference (planted "") must pass them, a wrong version must fail
+    them, and catching one counts only if the reference passes.
 Checks marked instructor run only in the full tree: their test files
 (INSTRUCTOR_FILES) are not copied into the student trees.
 
@@ -38,6 +42,7 @@ X86 = ("i386", "x86_64")
 # Not copied into student trees: instructor-only tests and pages.
 INSTRUCTOR_FILES = (
     "tests/wait_window_test.c",
+    "tests/rwsem_test.c",
     "docs/labs/instructor.md",
     "docs/labs/solutions/",
 )
@@ -56,6 +61,8 @@ class Check:
     instructor: bool = False
     conf: str = ""              # CONF= of its build: KCSAN for the race detector
     case_secs: int = 0          # its cases may take this long, whatever the grade's limit
+    arches: tuple = ()          # only on these of the lab's arches (): all
+    planted: str = ""           # a "planted" check: the wrong version's name
 
     def build(self, arch):
         """The BuildConfig of this check on arch."""
@@ -66,13 +73,20 @@ class Check:
         the race detector's report what they find."""
         return self.mutex == "debug" or KCSAN in self.conf.split()
 
+    def runs_on(self, arch):
+        """Whether the check is graded on the arch named arch."""
+        return not self.arches or arch in self.arches
+
 
 @dataclass(frozen=True)
 class Lab:
     """A lab: its number, title, arches and checks.
 
     files: what grading takes from a submission besides the files of the
-    lab's regions and answers.md.
+    lab's regions and answers.md. case_timeout: the seconds each of its
+    graded cases may take, when less than the grader's (0: the grader's).
+    planted: (the file "planted" checks replace, the folder of the wrong
+    versions of it as patches over the reference).
     """
 
     number: int
@@ -80,6 +94,8 @@ class Lab:
     arches: tuple
     checks: tuple
     files: tuple = ()
+    case_timeout: int = 0
+    planted: tuple = ()
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -93,12 +109,18 @@ LABS = {lab.number: lab for lab in (
               "vsnprintf.vsnprintf_decimal_test,vsnprintf.vsnprintf_string_char_test"),
         Check("vsnprintf: %p", 6, "vsnprintf.vsnprintf_pointer_test"),
     )),
-    Lab(1, "Atomics and the ticket spinlock", X86, (
+    Lab(1, "Atomics and the ticket spinlock", ALL_ARCHES, (
         Check("atomic: one CPU", 4,
               "atomic.arithmetic,atomic.return_values,atomic.exchange"),
         Check("atomic: one locked instruction each", 6, kind="insns", insns=(
             ("atomic_test_add_return", ("lock xadd",)), ("atomic_test_xchg", ("xchg",)),
-            ("atomic_test_cmpxchg", ("lock cmpxchg",)))),
+            ("atomic_test_cmpxchg", ("lock cmpxchg",))), arches=X86),
+        # An exclusive pair a retry loop closes: QEMU seldom shows the race
+        # of a plain load and store, so the instructions are checked.
+        Check("atomic: ldrex/strex loops", 6, kind="insns", insns=(
+            ("atomic_test_add_return", ("ldrex", "add", "strex", "bne")),
+            ("atomic_test_xchg", ("ldrex", "strex", "bne")),
+            ("atomic_test_cmpxchg", ("ldrex", "strexeq"))), arches=("arm",)),
         Check("atomic: every CPU at once", 2, "atomic.contended"),
         Check("spinlock: mutual exclusion and irq forms", 3,
               "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
@@ -137,10 +159,18 @@ LABS = {lab.number: lab for lab in (
               "mutex.trylock_conventions,mutex.mutual_exclusion"),
         Check("a signal ends mutex_lock_interruptible", 4,
               "mutex.interruptible_gets_eintr,mutex.interrupted_waiter_passes_wakeup_on"),
-    )),
-    Lab(5, "The fastpath", X86, (
+    # Each case takes well under a second on a loaded host (the whole arm
+    # boot 0.9 s at load 8.5); a waiter deaf to signals waits out the limit
+    # in two cases on three arches. 5 s, as check-labs gives every case.
+    ), case_timeout=5),
+    Lab(5, "The fastpath", ALL_ARCHES, (
         Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
-            ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle")))),
+            ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle"))),
+              arches=X86),
+        Check("native fastpath: ldrex/sub/strex then dmb; dmb then ldrex/add/strex", 6,
+              kind="insns", insns=(
+                  ("mutex_lock", ("ldrex", "sub", "strex", "dmb")),
+                  ("mutex_unlock", ("dmb", "ldrex", "add", "strex"))), arches=("arm",)),
         Check("mutex suite, native fastpath", 2,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
         Check("mutex suite, dec fastpath", 1,
@@ -154,7 +184,9 @@ LABS = {lab.number: lab for lab in (
               "completion.complete_releases_one_in_fifo_order"),
         Check("complete_all releases every waiter", 5, "completion.complete_all_wakes_all"),
         Check("timeouts and signals", 2, "completion.timeouts,completion.interruptible_wait"),
-    )),
+    # As lab 4's: the whole suite takes seconds; a waiter never released
+    # waits out the limit.
+    ), case_timeout=5),
     Lab(7, "The deadlock detector", ALL_ARCHES, (
         Check("misuse reports", 2,
               "mutex_debug.double_unlock,mutex_debug.unlock_by_non_owner,"
@@ -165,10 +197,31 @@ LABS = {lab.number: lab for lab in (
               "mutex_debug.chain_over_limit", mutex="debug"),
         Check("the whole debug suite", 4, "mutex_debug.*", mutex="debug"),
     )),
-    Lab(8, "Measure", ("i386",), (
+    Lab(8, "Measure", X86, (
         Check("the benchmarks run", 4, kind="bench"),
-        Check("answers.md: figures from bench.log", 6, kind="answers"),
+        # bench.log is the student's, from the arch they measured on.
+        Check("answers.md: figures from bench.log", 6, kind="answers", arches=("i386",)),
     ), files=("bench.log",)),
+    # A design lab: the hidden tests grade the code, the planted wrong
+    # versions grade the student's tests (docs/labs/lab9.md).
+    Lab(9, "Design: a reader-writer semaphore", ALL_ARCHES, (
+        Check("readers share, a writer is alone", 4,
+              "rwsem.readers_share,rwsem.writer_is_alone,"
+              "rwsem.writer_waits_for_every_reader", instructor=True),
+        Check("a late reader waits behind a waiting writer", 3,
+              "rwsem.reader_queues_behind_waiting_writer", instructor=True),
+        Check("the readers at the head enter together", 3,
+              "rwsem.readers_at_the_head_enter_together", instructor=True),
+        Check("many readers and writers at once", 2, "rwsem.stress", instructor=True),
+        Check("your tests pass on your rwsem", 2, "rwsem_student.*"),
+        *(Check(title, 2, "rwsem_student.*", kind="planted", planted=name,
+                instructor=True, arches=("i386",)) for name, title in (
+            ("", "your tests pass on a correct rwsem"),
+            ("readers-exclusive", "your tests catch: readers never share"),
+            ("writer-ignores-readers", "your tests catch: a writer beside readers"),
+            ("reader-passes-writer", "your tests catch: a reader passes a waiting writer"),
+            ("one-reader-per-release", "your tests catch: one reader let in per release"))),
+    ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants")),
 )}
 
 
@@ -327,6 +380,7 @@ def grading_tree(root, tree, lab, dest):
     for path in INSTRUCTOR_FILES:
         if path.startswith("tests/"):
             shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
+    write_planted(root, lab, dest)
     notes = []
     for path in submitted_files(root, lab):
         src = os.path.join(tree, path)
@@ -336,6 +390,39 @@ def grading_tree(root, tree, lab, dest):
         # copyfile, not copy2: a new time, so make rebuilds what it feeds.
         shutil.copyfile(src, os.path.join(dest, path))
     return notes
+
+
+# Where a grade finds the planted versions of a lab's file, by name
+# ("reference.c" for the reference).
+PLANTED = os.path.join("build", "planted")
+
+
+def planted_source(tree, name):
+    """The planted version name ("": the reference) in the tree being graded."""
+    return os.path.join(tree, PLANTED, f"{name or 'reference'}.c")
+
+
+def write_planted(root, lab, dest):
+    """Write lab's planted versions of its file from the full tree at root into dest."""
+    if not lab.planted:
+        return
+    path, folder = lab.planted
+    shutil.rmtree(os.path.join(dest, PLANTED), ignore_errors=True)
+    os.makedirs(os.path.join(dest, PLANTED))
+    patches = sorted(n for n in os.listdir(os.path.join(root, folder)) if n.endswith(".patch"))
+    for name in [""] + [n[:-len(".patch")] for n in patches]:
+        out = planted_source(dest, name)
+        shutil.copyfile(os.path.join(root, path), out)
+        if name:
+            proc = subprocess.run(["patch", "-s", "--no-backup-if-mismatch", out,
+                                   os.path.join(root, folder, f"{name}.patch")],
+                                  capture_output=True, text=True, check=False)
+            if proc.returncode:
+                raise LabError(f"{folder}/{name}.patch does not apply to {path}: "
+                               f"{proc.stdout}{proc.stderr}".strip())
+        with open(out, encoding="utf-8") as f:
+            text = labmarks.render(f.read(), lab.number + 1, path)
+        _write(dest, os.path.relpath(out, dest), text)
 
 
 def copy_build_folder(root, dest, cfg):

@@ -128,7 +128,7 @@ class Generator(unittest.TestCase):
             labs.generate(self.tree, 4, os.path.join(self.tmp.name, "x"))
 
     def test_unknown_lab(self):
-        for bad in ("9", "x", "-1"):
+        for bad in ("10", "x", "-1"):
             with self.assertRaisesRegex(labs.LabError, "no such lab"):
                 labs.get(bad)
 
@@ -176,6 +176,18 @@ class Grader(unittest.TestCase):
         self.assertIn("string.strcmp_order", out)
         ok, out = grade.judge_boot(Check("c", 1, "mutex.hangs"), result, "l")
         self.assertFalse(ok)
+
+    def test_a_case_the_boot_never_reported_fails(self):
+        # A panic in the second of three planned cases: the first passed.
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: mutex\n"
+               "    1..3\n    ok 1 api\nKernel panic - not syncing: boom\n")
+        result = judge_text(log, 2)
+        self.assertTrue(grade.judge_boot(Check("a", 1, "mutex.api"), result, "l")[0])
+        for glob in ("mutex.*", "mutex.api,mutex.fifo"):
+            ok, out = grade.judge_boot(Check("b", 1, glob), result, "l")
+            self.assertFalse(ok, glob)
+            self.assertIn("never reported", out)
+        self.assertFalse(grade.judge_boot(Check("c", 1, "other.*"), result, "l")[0])
 
     def test_failed_expectations_are_in_the_output(self):
         log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: mutex\n"

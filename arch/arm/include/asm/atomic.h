@@ -32,6 +32,7 @@ static inline void atomic_set(atomic_t *v, int i)
 /* The exclusive loop without barriers: returns the new value. */
 static inline int __atomic_add_relaxed(int i, atomic_t *v)
 {
+	/* LAB 1 BEGIN: the add as one ldrex/strex loop */
 	int result;
 	unsigned long failed;
 
@@ -44,6 +45,12 @@ static inline int __atomic_add_relaxed(int i, atomic_t *v)
 		     : "r" (&v->counter), "Ir" (i)
 		     : "cc");
 	return result;
+	/* LAB 1 STUB: ldrex, add, strex, and back to the ldrex while
+	 * strex reports a failure. This C version is correct on one CPU
+	 * only: another CPU can write between the load and the store.
+	 *|	v->counter = v->counter + i;
+	 *|	return v->counter;
+	 * LAB 1 END */
 }
 
 static inline void atomic_add(int i, atomic_t *v)
@@ -87,6 +94,7 @@ static inline int atomic_xchg(atomic_t *v, int new)
 	unsigned long failed;
 
 	smp_mb();
+	/* LAB 1 BEGIN: atomic_xchg as one ldrex/strex loop */
 	asm volatile("1:	ldrex	%0, [%3]\n\t"
 		     "	strex	%1, %4, [%3]\n\t"
 		     "	teq	%1, #0\n\t"
@@ -94,6 +102,12 @@ static inline int atomic_xchg(atomic_t *v, int new)
 		     : "=&r" (old), "=&r" (failed), "+Qo" (v->counter)
 		     : "r" (&v->counter), "r" (new)
 		     : "cc");
+	/* LAB 1 STUB: ldrex the old value, strex the new one, retry
+	 * while strex fails. This C version is correct on one CPU only.
+	 *|	old = v->counter;
+	 *|	v->counter = new;
+	 *|	(void)failed;
+	 * LAB 1 END */
 	smp_mb();
 	return old;
 }
@@ -105,6 +119,7 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 	unsigned long failed;
 
 	smp_mb();
+	/* LAB 1 BEGIN: atomic_cmpxchg with a conditional strex */
 	do {
 		asm volatile("	ldrex	%1, [%3]\n\t"
 			     "	mov	%0, #0\n\t"
@@ -114,6 +129,13 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 			     : "r" (&v->counter), "Ir" (old), "r" (new)
 			     : "cc");
 	} while (failed);
+	/* LAB 1 STUB: ldrex, compare with old, strexeq only if equal,
+	 * retry while a strex that ran failed. Correct on one CPU only:
+	 *|	prev = v->counter;
+	 *|	if (prev == old)
+	 *|		v->counter = new;
+	 *|	(void)failed;
+	 * LAB 1 END */
 	smp_mb();
 	return prev;
 }

@@ -31,12 +31,18 @@
 static __always_inline void
 __mutex_fastpath_lock(atomic_t *count, fastcall void (*fail_fn)(atomic_t *))
 {
+	/* LAB 5 BEGIN: the lock fastpath, one exclusive loop */
 	int result = __mutex_count_op(count, "sub");
 
 	/* Acquire: nothing in the critical section moves above the lock. */
 	smp_mb();
 	if (unlikely(result < 0))
 		fail_fn(count);
+	/* LAB 5 STUB: Decrement the count with ldrex/sub/strex
+	 * (__mutex_count_op), then dmb, then the slowpath only if it went
+	 * negative. Always taking the slowpath works, but costs a spinlock.
+	 *|	fail_fn(count);
+	 * LAB 5 END */
 }
 
 static __always_inline int
@@ -55,6 +61,7 @@ __mutex_fastpath_lock_retval(atomic_t *count,
 static __always_inline void
 __mutex_fastpath_unlock(atomic_t *count, fastcall void (*fail_fn)(atomic_t *))
 {
+	/* LAB 5 BEGIN: the unlock fastpath, one exclusive loop */
 	int result;
 
 	/* Release: the critical section is visible before the count. */
@@ -62,6 +69,10 @@ __mutex_fastpath_unlock(atomic_t *count, fastcall void (*fail_fn)(atomic_t *))
 	result = __mutex_count_op(count, "add");
 	if (unlikely(result <= 0))
 		fail_fn(count);
+	/* LAB 5 STUB: dmb, then increment the count with
+	 * ldrex/add/strex, and the slowpath only if it is still 0 or less.
+	 *|	fail_fn(count);
+	 * LAB 5 END */
 }
 
 /*
