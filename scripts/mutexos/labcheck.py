@@ -287,7 +287,10 @@ def write_submission(root, lab, patch, sub):
             os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
             shutil.copy2(os.path.join(root, path), os.path.join(tmp, path))
         if patch:
-            proc = subprocess.run(["patch", "-p1", "-s", "-d", tmp, "-i", patch],
+            # No fuzz: a patch whose context moved must be made again, not
+            # land somewhere near and grade another bug than its name says.
+            proc = subprocess.run(["patch", "-p1", "-s", "--fuzz=0", "-d", tmp,
+                                   "-i", patch],
                                   capture_output=True, text=True, check=False)
             if proc.returncode:
                 return f"the patch does not apply: {proc.stdout}{proc.stderr}".strip()
