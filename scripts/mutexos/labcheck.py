@@ -119,7 +119,8 @@ def check_reference(root, arches, accel, out):
     ok, output = answers.judge(root)
     if not ok:
         problems.append(f"lab 8 reference answers: {output}")
-    out.say(f"reference: {len(cases)} cases listed; {len(problems)} problem(s)")
+    listed_now = ", ".join(f"{cfg.label()} {len(cases)}" for cfg, cases in listed.items())
+    out.say(f"reference: cases listed ({listed_now}); {len(problems)} problem(s)")
     return problems
 
 
