@@ -242,6 +242,21 @@ static int plain_waiter(void *unused)
 	return 0;
 }
 
+#define INTR_LEAVE_SECS	10	/* for a signalled waiter to return */
+
+/* Until intr_waiter() returned, or false after secs. */
+static bool intr_waiter_returned(unsigned int secs)
+{
+	unsigned long end = jiffies + secs * HZ;
+
+	while (intr_result == 1) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}
+
 static void interruptible_gets_eintr(struct kunit *test)
 {
 	struct task_struct *a, *b;
@@ -257,6 +272,18 @@ static void interruptible_gets_eintr(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, wait_for_waiters(&intr_lock, 2));
 
 	send_sig(SIGINT, a, 0);
+	if (!intr_waiter_returned(INTR_LEAVE_SECS)) {
+		/*
+		 * Deaf to its signal, it would wait as long as we hold the
+		 * lock: fail now, and let both waiters have it.
+		 */
+		KUNIT_FAIL(test, "the interruptible waiter did not return within %d s of its signal",
+			   INTR_LEAVE_SECS);
+		mutex_unlock(&intr_lock);
+		kthread_join(a);
+		kthread_join(b);
+		return;
+	}
 	kthread_join(a);
 	KUNIT_EXPECT_EQ(test, intr_result, -EINTR);
 	/* a left the queue; we still own the lock; b still waits. */

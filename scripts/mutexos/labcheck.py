@@ -44,8 +44,12 @@ LIST_TIMEOUT = 300
 # (a lab's own shorter limit still applies). The cases that pass in a
 # skeleton take about a second each, but lab 3's stress, slowed by the
 # stub's queueing, ran out 5 s at load 18: its check was the skeleton's
-# only points.
-SKELETON_CASE_TIMEOUT = 10
+# only points; and lab 4's reference, its mutual_exclusion 1.4 s on a
+# quiet host, ran out 5 s in make test.
+SKELETON_CASE_TIMEOUT = 15
+# A reference must never lose a point to a slow host: it gets what a
+# grade gives every case.
+REFERENCE_CASE_TIMEOUT = grade.CASE_TIMEOUT
 # The known-wrong solutions, kept with the instructor's material (never in
 # a student tree): docs/labs/solutions/wrong/labN-what.patch.
 BANK = os.path.join("docs", "labs", "solutions", "wrong")
@@ -276,7 +280,8 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
     started = time.monotonic()
     code = grade.run_submission(root, arches, lab, sub, [arch], accel,
                                 os.path.join(sub, "results.json"), keep,
-                                case_timeout=SKELETON_CASE_TIMEOUT)
+                                case_timeout=SKELETON_CASE_TIMEOUT if patch
+                                else REFERENCE_CASE_TIMEOUT)
     took = time.monotonic() - started
     out.say(f"{name}: exit {code} in {took:.0f} s on {arch}")
     wanted = 0 if patch is None else 1

@@ -159,10 +159,10 @@ LABS = {lab.number: lab for lab in (
               "mutex.trylock_conventions,mutex.mutual_exclusion"),
         Check("a signal ends mutex_lock_interruptible", 4,
               "mutex.interruptible_gets_eintr,mutex.interrupted_waiter_passes_wakeup_on"),
-    # Each case takes well under a second on a loaded host (the whole arm
-    # boot 0.9 s at load 8.5); a waiter deaf to signals waits out the limit
-    # in two cases on three arches. 5 s, as check-labs gives every case.
-    ), case_timeout=5),
+    # No limit of its own: at 5 s and at 10 s the reference's
+    # mutual_exclusion (1.4 s on a quiet host) ran out under load. A waiter
+    # deaf to signals fails interruptible_gets_eintr after its own bound.
+    )),
     Lab(5, "The fastpath", ALL_ARCHES, (
         Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
             ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle"))),
@@ -186,7 +186,7 @@ LABS = {lab.number: lab for lab in (
         Check("timeouts and signals", 2, "completion.timeouts,completion.interruptible_wait"),
     # As lab 4's: the whole suite takes seconds; a waiter never released
     # waits out the limit.
-    ), case_timeout=5),
+    ), case_timeout=10),
     Lab(7, "The deadlock detector", ALL_ARCHES, (
         Check("misuse reports", 2,
               "mutex_debug.double_unlock,mutex_debug.unlock_by_non_owner,"
