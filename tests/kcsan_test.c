@@ -40,6 +40,8 @@
 #define EXCLUSIVE_TRIES	100000
 #define WAIT_ROUNDS	500
 #define WAIT_STALL_US	200
+/* Calls per racer of lab 1's atomics, each an add and a compare-exchange. */
+#define ATOMIC_OPS_TRIES	5000
 
 struct racer {
 	void (*step)(void);
@@ -49,6 +51,11 @@ struct racer {
 
 static unsigned int counter;
 static atomic_t atomic_counter;
+/* Lab 1's three atomics at work on one range the detector watches whole. */
+static struct {
+	atomic_t sum;
+	atomic_t slot;
+} lab_atomics;
 static DEFINE_SPINLOCK(counter_lock);
 static DEFINE_MUTEX(counter_mutex);
 static bool stop;
@@ -116,6 +123,21 @@ static noinline void atomic_increment(void)
 {
 	atomic_inc(&atomic_counter);
 	__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Adds 2 to lab_atomics.sum: once by add_return, once by a compare-exchange
+ * that starts from the value add_return saw (no separate load: only the
+ * atomics touch the range), and swaps that value into the slot.
+ */
+static noinline void lab_atomic_ops(void)
+{
+	int seen = atomic_add_return(1, &lab_atomics.sum);
+	int old;
+
+	while ((old = atomic_cmpxchg(&lab_atomics.sum, seen, seen + 1)) != seen)
+		seen = old;
+	atomic_xchg(&lab_atomics.slot, seen);
 }
 
 static noinline void marked_increment(void)
@@ -293,6 +315,27 @@ static void atomics_are_not_a_race(struct kunit *test)
 			quiet_racers() * (int)quiet_limit());
 }
 
+/*
+ * Lab 1: an atomic is one access no other CPU comes between. The
+ * instructions (lock xadd, ldrex/strex) are not seen by the detector, but
+ * a load and a store written in C are, even on a volatile counter, when
+ * the range is said to be exclusive: every access to it is then watched,
+ * and another CPU's access during the stall is reported. The skeleton's C
+ * versions are caught at their first overlap, the count tells as well.
+ */
+static void atomic_ops_are_one_access(struct kunit *test)
+{
+	int n = quiet_racers();
+
+	atomic_set(&lab_atomics.sum, 0);
+	kcsan_exclusive_begin(&lab_atomics, sizeof(lab_atomics));
+	KUNIT_EXPECT_EQ(test, run_racers(test, lab_atomic_ops, lab_atomic_ops,
+					 n, ATOMIC_OPS_TRIES, true), 0);
+	kcsan_exclusive_end();
+	KUNIT_EXPECT_EQ(test, atomic_read(&lab_atomics.sum),
+			2 * n * ATOMIC_OPS_TRIES);
+}
+
 static void data_race_is_not_reported(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_racers(test, marked_increment,
@@ -315,6 +358,7 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(mutex_is_not_a_race),
 	KUNIT_CASE(mutex_wait_list_is_not_a_race),
 	KUNIT_CASE(atomics_are_not_a_race),
+	KUNIT_CASE(atomic_ops_are_one_access),
 	KUNIT_CASE(data_race_is_not_reported),
 	KUNIT_CASE(no_kcsan_function_is_not_reported),
 	{}

@@ -177,6 +177,13 @@ class Grader(unittest.TestCase):
         ok, out = grade.judge_boot(Check("c", 1, "mutex.hangs"), result, "l")
         self.assertFalse(ok)
 
+    def test_no_graded_case_over_the_cap(self):
+        with self.assertRaisesRegex(ValueError, "over the 60 s"):
+            Check("slow", 1, "mutex.*", case_secs=labs.MAX_CASE_SECS + 1)
+        self.assertLessEqual(grade.CASE_TIMEOUT, labs.MAX_CASE_SECS)
+        for lab in labs.LABS.values():
+            self.assertLessEqual(lab.case_timeout, labs.MAX_CASE_SECS, lab.number)
+
     def test_a_case_the_boot_never_reported_fails(self):
         # A panic in the second of three planned cases: the first passed.
         log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: mutex\n"
