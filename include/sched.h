@@ -111,12 +111,19 @@ void yield(void);
 int cond_resched(void);
 void set_user_nice(struct task_struct *p, int nice);
 void resched_cpu(unsigned int cpu);
+bool sched_only_runner(struct task_struct *self);
 
 #define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
 long schedule_timeout(long timeout);
 long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);
+/*
+ * A sleep between two looks at what other tasks do: its timer is
+ * deferrable, so that a machine where only such pollers are left is seen
+ * to be stuck (lib/kunit). Never for a wait whose timeout is the point.
+ */
+void msleep_poll(unsigned int msecs);
 unsigned long msleep_interruptible(unsigned int msecs);
 
 static inline int need_resched(void)

@@ -9,11 +9,19 @@
 #include <list.h>
 #include <time.h>
 
+/*
+ * timer_setup() flags. A deferrable timer only lets a daemon look around
+ * now and then: it is not work that would wake a machine where every
+ * task sleeps (timer_wakeup_pending()).
+ */
+#define TIMER_DEFERRABLE	0x1
+
 struct timer_list {
 	struct list_head entry;		/* on the pending list, if pending */
 	unsigned long expires;
 	void (*function)(struct timer_list *t);
 	unsigned long data;		/* for the callback's use */
+	unsigned int flags;
 };
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
@@ -25,6 +33,8 @@ int del_timer(struct timer_list *t);
 /* Also waits until a callback that is running on another CPU has ended. */
 int del_timer_sync(struct timer_list *t);
 int timer_pending(const struct timer_list *t);
+/* Whether a timer that is not deferrable is armed or running. */
+bool timer_wakeup_pending(void);
 
 void run_timers(void);
 

@@ -56,7 +56,7 @@ bool wait_for_count(volatile int *flag, int want, unsigned int secs)
 	while (READ_ONCE(*flag) < want) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return true;
 }
@@ -68,7 +68,7 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 	while (READ_ONCE(p->state) != state || READ_ONCE(p->on_rq)) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return true;
 }

@@ -11,7 +11,7 @@ static int until_stopped(void *data)
 
 	while (!kthread_should_stop()) {
 		loops++;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return 100 + (loops > 0);
 }

@@ -202,6 +202,19 @@ static void hang(struct kunit *test)
 }
 
 /*
+ * Sleeps for good with no timer armed: the runner gives up on it as
+ * stuck at once, long before its limit (the runner's check boots it with
+ * a shorter limit for the whole boot than for the case).
+ */
+static void stuck(struct kunit *test)
+{
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule();
+	}
+}
+
+/*
  * Times out while it expects reports; the case after it must not start
  * with reports still expected, or a real bug there would pass as
  * provoked. The runner's check boots the two together.
@@ -229,6 +242,7 @@ static struct kunit_case selftest_fail_cases[] = {
 	KUNIT_CASE(assert_fail),
 	KUNIT_CASE(fault),
 	KUNIT_CASE_SLOW(hang, 3),
+	KUNIT_CASE_SLOW(stuck, 3600),
 	KUNIT_CASE_SLOW(hang_expecting_reports, 3),
 	KUNIT_CASE(nothing_expected_after),
 	{ .run_case = panic_in_case, .name = "panic" },

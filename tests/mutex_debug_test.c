@@ -820,7 +820,7 @@ static void exit_holding(struct kunit *test)
 	holder = kthread_run(exit_holding_fn, NULL, "exit-holder");
 	KUNIT_ASSERT_NOT_NULL(test, holder);
 	while (!mutex_is_locked(&exit_lock))
-		msleep(1);
+		msleep_poll(1);
 	waiter = kthread_run(exit_waiter_fn, NULL, "exit-waiter");
 	KUNIT_ASSERT_NOT_NULL(test, waiter);
 	kthread_join(holder);

@@ -115,7 +115,7 @@ static int holder_thread(void *unused)
 	mutex_lock(&line_lock);
 	__atomic_store_n(&holder_go, 1, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&holder_go, __ATOMIC_SEQ_CST) != 2)
-		msleep(1);
+		msleep_poll(1);
 	preempt_disable();
 	mutex_unlock(&line_lock);
 	holder.woken = woken_waiters(LINE_WAITERS);
@@ -261,7 +261,7 @@ static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
 	/* The unlock is done; the waiter must now get the lock and leave. */
 	while (!READ_ONCE(window_waiter_done) && !lost) {
 		lost = window_wakeup_lost(w);
-		msleep(1);
+		msleep_poll(1);
 	}
 	WRITE_ONCE(mutex_debug_preempt_waiters_of, NULL);
 	if (lost) {

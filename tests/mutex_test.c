@@ -41,7 +41,7 @@ static bool wait_for_waiters(struct mutex *m, int n)
 	while (wait_list_len(m) < n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return true;
 }
@@ -252,7 +252,7 @@ static bool intr_waiter_returned(unsigned int secs)
 	while (intr_result == 1) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return true;
 }

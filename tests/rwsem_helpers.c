@@ -19,7 +19,7 @@ static int holder_fn(void *arg)
 		down_read(h->sem);
 	WRITE_ONCE(h->holding, 1);
 	while (!READ_ONCE(h->release))
-		msleep(1);
+		msleep_poll(1);
 	WRITE_ONCE(h->holding, 0);
 	if (h->writer)
 		up_write(h->sem);
@@ -43,7 +43,7 @@ static bool settled(struct rwsem_holder *h)
 	while (!READ_ONCE(h->holding) && !rwsem_holder_waits(h)) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		msleep_poll(1);
 	}
 	return true;
 }

@@ -183,7 +183,7 @@ static void debug_lockup_reported(struct kunit *test)
 	kthread_bind(t, 1);
 	wake_up_process(t);
 	while (!holding)
-		msleep(1);
+		msleep_poll(1);
 	spin_lockup_ns = 50 * NSEC_PER_MSEC;
 	spin_lock(&held_long);		/* spins until the holder is done */
 	spin_unlock(&held_long);

@@ -9,6 +9,7 @@
 #include <kthread.h>
 #include <sched.h>
 #include <time.h>
+#include <timer.h>
 
 unsigned long sysctl_hung_task_timeout_secs = CONFIG_HUNG_TASK_TIMEOUT;
 unsigned long hung_task_reports;
@@ -56,10 +57,26 @@ static void check_hung_tasks(void)
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
+static void khungtaskd_wake(struct timer_list *t)
+{
+	wake_up_process((struct task_struct *)t->data);
+}
+
+/*
+ * Looks once a second, on a deferrable timer: its own wakeups must not
+ * hide a machine where every other task sleeps for good (lib/kunit).
+ */
 static int khungtaskd(void *unused)
 {
+	struct timer_list tick;
+
+	timer_setup(&tick, khungtaskd_wake, TIMER_DEFERRABLE);
+	tick.data = (unsigned long)current;
 	while (!kthread_should_stop()) {
-		msleep_interruptible(1000);
+		set_current_state(TASK_INTERRUPTIBLE);
+		mod_timer(&tick, jiffies + HZ);
+		schedule();
+		del_timer_sync(&tick);
 		if (sysctl_hung_task_timeout_secs)
 			check_hung_tasks();
 	}

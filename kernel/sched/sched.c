@@ -359,6 +359,26 @@ void cpu_stat_read(unsigned int cpu, struct cpu_stat *st)
 	rq_unlock_irqrestore(flags);
 }
 
+/*
+ * Whether self is the only task that runs or waits to run: every other
+ * CPU idles and the run queue is empty.
+ */
+bool sched_only_runner(struct task_struct *self)
+{
+	unsigned long flags;
+	bool alone;
+
+	rq_lock_irqsave(&flags);
+	alone = list_empty(&runqueue);
+	for (unsigned int cpu = 0; cpu < NR_CPUS && alone; cpu++) {
+		struct task_struct *curr = cpu_rqs[cpu].curr;
+
+		alone = !curr || curr == cpu_rqs[cpu].idle || curr == self;
+	}
+	rq_unlock_irqrestore(flags);
+	return alone;
+}
+
 /* Marks a task that exited as off its CPU for good; for task_reap(). */
 bool task_is_dead(struct task_struct *p)
 {

@@ -19,6 +19,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
 	INIT_LIST_HEAD(&t->entry);
 	t->function = fn;
 	t->expires = 0;
+	t->flags = flags;
 }
 
 int timer_pending(const struct timer_list *t)
@@ -71,6 +72,20 @@ int del_timer_sync(struct timer_list *t)
 	}
 }
 
+bool timer_wakeup_pending(void)
+{
+	struct timer_list *t;
+	unsigned long flags;
+	bool pending = READ_ONCE(running_timer) != NULL;
+
+	spin_lock_irqsave(&timer_lock, flags);
+	list_for_each_entry(t, &timer_list_head, entry)
+		if (!(t->flags & TIMER_DEFERRABLE))
+			pending = true;
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return pending;
+}
+
 static struct timer_list *first_expired(void)
 {
 	struct timer_list *t;
@@ -110,11 +125,8 @@ static void process_timeout(struct timer_list *t)
 	wake_up_process(s->task);
 }
 
-/*
- * Sleeps (in the state the caller set) for up to timeout jiffies. Returns
- * the jiffies left when woken early, else 0.
- */
-long schedule_timeout(long timeout)
+/* schedule_timeout() on a timer of the given timer_setup() flags. */
+static long __schedule_timeout(long timeout, unsigned int timer_flags)
 {
 	struct sleeper s;
 	unsigned long expire;
@@ -129,13 +141,22 @@ long schedule_timeout(long timeout)
 		return 0;
 	}
 	expire = jiffies + timeout;
-	timer_setup(&s.timer, process_timeout, 0);
+	timer_setup(&s.timer, process_timeout, timer_flags);
 	s.task = current;
 	mod_timer(&s.timer, expire);
 	schedule();
 	del_timer_sync(&s.timer);
 	left = (long)(expire - jiffies);
 	return left < 0 ? 0 : left;
+}
+
+/*
+ * Sleeps (in the state the caller set) for up to timeout jiffies. Returns
+ * the jiffies left when woken early, else 0.
+ */
+long schedule_timeout(long timeout)
+{
+	return __schedule_timeout(timeout, 0);
 }
 
 long schedule_timeout_interruptible(long timeout)
@@ -158,6 +179,17 @@ void msleep(unsigned int msecs)
 	might_sleep();
 	while (timeout)
 		timeout = schedule_timeout_uninterruptible(timeout);
+}
+
+void msleep_poll(unsigned int msecs)
+{
+	long timeout = msecs_to_jiffies(msecs) + 1;
+
+	might_sleep();
+	while (timeout) {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+		timeout = __schedule_timeout(timeout, TIMER_DEFERRABLE);
+	}
 }
 
 unsigned long msleep_interruptible(unsigned int msecs)

@@ -4,7 +4,9 @@
  * selected case in a kernel thread of its own and prints the results in
  * KTAP. A case that fails an assertion or faults ends its own thread; one
  * that never returns is given up on after its time limit. Either way the
- * run goes on with the next case.
+ * run goes on with the next case. A case is given up on at once when it
+ * is stuck: every task asleep and no timer armed, so that nothing will
+ * ever wake them (a lost wakeup, a deadlock), rather than after its limit.
  *
  * Only the runner prints result lines. A case thread prints its
  * diagnostics while the runner is waiting for it, so they always come
@@ -15,6 +17,8 @@
 #include <kthread.h>
 #include <completion.h>
 #include <time.h>
+#include <timer.h>
+#include <sched.h>
 #include <mm.h>
 #include <lockdep.h>
 #include <kunit/test.h>
@@ -28,6 +32,14 @@ unsigned int kunit_default_timeout = CONFIG_KUNIT_TIMEOUT;
  * bound, kunit.max_timeout=); 0: no cap.
  */
 unsigned int kunit_max_timeout;
+
+/*
+ * A case is stuck when the runner, looking every STUCK_POLL, finds itself
+ * the only task that runs and no timer armed STUCK_LOOKS times in a row:
+ * a wakeup on its way would have shown in between.
+ */
+#define STUCK_POLL	(HZ / 10 ?: 1)
+#define STUCK_LOOKS	5
 
 /* One case being run: shared by the runner and the case's thread. */
 struct kunit_run {
@@ -191,6 +203,43 @@ static struct task_struct *start_case(struct kunit_run *run)
 	return task;
 }
 
+static bool machine_stuck(void)
+{
+	return !timer_wakeup_pending() && sched_only_runner(current);
+}
+
+/*
+ * Waits for run's case up to limit jiffies, as
+ * wait_for_completion_interruptible_timeout() does, but gives up at once
+ * (0, *stuck set) when the machine is stuck.
+ */
+static long wait_for_case(struct kunit_run *run, unsigned long limit,
+			  bool *stuck)
+{
+	unsigned long end = jiffies + limit;
+	unsigned int looks = 0;
+	long waited;
+
+	for (;;) {
+		unsigned long step = STUCK_POLL;
+
+		if (limit != MAX_SCHEDULE_TIMEOUT) {
+			if (time_after_eq(jiffies, end))
+				return 0;
+			step = min(step, end - jiffies);
+		}
+		waited = wait_for_completion_interruptible_timeout(&run->done,
+								    step);
+		if (waited)
+			return waited;
+		looks = machine_stuck() ? looks + 1 : 0;
+		if (looks == STUCK_LOOKS) {
+			*stuck = true;
+			return 0;
+		}
+	}
+}
+
 /*
  * Runs case number nr and prints its result. A case that overruns its
  * time limit cannot be stopped: its thread and its run are left alone for
@@ -205,6 +254,7 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 	struct kunit_run *run = kzalloc(sizeof(*run));
 	struct task_struct *task = NULL;
 	enum kunit_status status;
+	bool stuck = false;
 	long waited;
 
 	if (kunit_max_timeout && (!secs || secs > kunit_max_timeout))
@@ -228,7 +278,7 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 	 * Interruptible: a long case must not look like a hung runner, and
 	 * Ctrl-C on the console stops a run started there.
 	 */
-	waited = wait_for_completion_interruptible_timeout(&run->done, limit);
+	waited = wait_for_case(run, limit, &stuck);
 	if (waited <= 0) {
 		/*
 		 * The case is given up on: what it still reports is no
@@ -237,6 +287,11 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 		WRITE_ONCE(reports_expected, 0);
 		if (waited < 0)
 			printk("    not ok %u %s # interrupted\n", nr,
+			       kcase->name);
+		else if (stuck)
+			printk("    # every task asleep and no timer armed: "
+			       "nothing will wake them (a lost wakeup or a "
+			       "deadlock)\n    not ok %u %s # STUCK\n", nr,
 			       kcase->name);
 		else
 			printk("    not ok %u %s # TIMEOUT after %us\n", nr,

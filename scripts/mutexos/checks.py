@@ -28,7 +28,7 @@ from .runner import BootSpec, at, run_parallel, run_spec
 from .verdict import Result, StepResult, total_line
 
 SELFTEST_BUILD = BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y")
-SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "panic")
+SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "stuck", "panic")
 SELFTEST_TIMEOUT = 120
 # Booted together: a case that times out while it expects reports, then
 # one that must pass, as it starts with no report expected.
@@ -82,14 +82,23 @@ def check_runner(root, arches, jobs, accel):
         _show(boots_log)
         return StepResult(title, [f"expected a failure, but these passed: "
                                   f"{', '.join(missed)}"], boots_log)
-    if not case_passed(results[-1], f"selftest_fail.{AFTER_TIMEOUT[1]}"):
+    # run_parallel() returns the boots in the order they ended.
+    by_title = {r.title: r for r in results}
+    stuck = specs[SELFTEST_CASES.index("stuck")]
+    if not given_up_as_stuck(by_title[stuck.title(arch.name)]):
+        _show(boots_log)
+        return StepResult(title, ["a case asleep for good with no timer armed "
+                                  "was not given up on as stuck"], boots_log)
+    if not case_passed(by_title[specs[-1].title(arch.name)],
+                       f"selftest_fail.{AFTER_TIMEOUT[1]}"):
         _show(boots_log)
         return StepResult(title, ["after a case timed out expecting reports, "
                                   "the next case still had reports expected"],
                           boots_log)
     return StepResult(title, note=(
         "its unit tests pass, and a failing expectation, a failed assertion, "
-        "a fault, a hang and a panic are each reported as failed; the case "
+        "a fault, a hang, a stuck machine and a panic are each reported as "
+        "failed; the case "
         "after a timed-out one expects no report; logs: "
         f"{unit_log}, {boots_log}"))
 
@@ -97,6 +106,16 @@ def check_runner(root, arches, jobs, accel):
 def missed_failures(results):
     """The titles of the broken kernels that were judged passed."""
     return [r.title for r in results if not r.failed_config]
+
+
+def given_up_as_stuck(result):
+    """Whether the boot's runner gave up on selftest_fail.stuck as stuck
+    (its limit is an hour: only the stuck check ends it within the boot's)."""
+    try:
+        with open(result.log, encoding="utf-8", errors="replace") as f:
+            return any(line.strip() == "not ok 1 stuck # STUCK" for line in f)
+    except OSError:
+        return False
 
 
 def case_passed(result, name):
