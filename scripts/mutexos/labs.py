@@ -32,12 +32,15 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from . import build, labmarks
+from . import arches, build, labmarks
 from .build import KCSAN, BuildConfig
 
 # The file at the top of a student tree: the number of its lab.
 LAB_FILE = "LAB"
-ALL_ARCHES = ("i386", "x86_64", "arm")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Every arch of the tree (arch/*/arch.mk), i386 first: labcheck.py grades
+# the wrong solutions on the first, the quickest to boot.
+ALL_ARCHES = tuple(sorted(arches.load_all(ROOT), key=lambda name: name != "i386"))
 X86 = ("i386", "x86_64")
 # Not copied into student trees: instructor-only tests and pages.
 INSTRUCTOR_FILES = (
