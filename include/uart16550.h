@@ -16,9 +16,10 @@ struct uart16550 {
 	void (*write)(u8 val, unsigned long addr);
 	/*
 	 * Reading the line status clears its break bit, and output polls
-	 * it: a break seen there is kept for the receive interrupt.
+	 * it: a break seen there is kept for the receive interrupt. A word,
+	 * not a byte: RISC-V has no byte-wide atomics.
 	 */
-	u8 break_seen;
+	unsigned int break_seen;
 };
 
 /* Polled, 8N1; divisor 0 keeps the baud rate the firmware set. */
