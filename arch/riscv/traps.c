@@ -143,22 +143,35 @@ void __kgdb_nobreak riscv_handle_trap(struct pt_regs *regs)
 /*
  * With frame pointers every function that has a frame keeps its return
  * address at fp - 8 and its caller's fp at fp - 16 (fp points just above
- * the frame). A frame that leaves the stack it started on ends the walk.
+ * the frame). A leaf function, which calls nothing, keeps no return
+ * address: its caller's fp is at fp - 8. Only the innermost frame can be
+ * a leaf, and it shows as a "return address" inside the stack, where no
+ * code is: the walk then goes on from there, and the leaf's caller is
+ * the ra of the registers (the trap report prints them). A frame that
+ * leaves the stack it started on ends the walk.
  */
 unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
 			      unsigned int max)
 {
 	unsigned long stack = (fp - 1) & ~(THREAD_SIZE - 1UL);
+	unsigned long top = stack + THREAD_SIZE;
 	unsigned int n = 0;
+	bool innermost = true;
 
 	while (fp && n < max) {
 		unsigned long *frame = (unsigned long *)fp;
 		unsigned long ret, next;
 
-		if (fp & 7 || fp - 16 < stack || fp > stack + THREAD_SIZE)
+		if (fp & 7 || fp - 16 < stack || fp > top)
 			break;
 		ret = frame[-1];
 		next = frame[-2];
+		if (innermost && ret > fp && ret <= top) {
+			innermost = false;
+			fp = ret;		/* a leaf: its caller's fp */
+			continue;
+		}
+		innermost = false;
 		if (!ret)
 			break;
 		entries[n++] = ret;
