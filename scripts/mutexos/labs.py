@@ -124,6 +124,12 @@ LABS = {lab.number: lab for lab in (
             ("atomic_test_add_return", ("ldrex", "add", "strex", "bne")),
             ("atomic_test_xchg", ("ldrex", "strex", "bne")),
             ("atomic_test_cmpxchg", ("ldrex", "strexeq"))), arches=("arm",)),
+        # One AMO each where there is one; compare-and-swap has none.
+        Check("atomic: one AMO each, an lr/sc loop for cmpxchg", 6, kind="insns", insns=(
+            ("atomic_test_add_return", ("amoadd.w.aqrl",)),
+            ("atomic_test_xchg", ("amoswap.w.aqrl",)),
+            ("atomic_test_cmpxchg", ("lr.w", "bne", "sc.w.rl", "bnez", "fence rw,rw"))),
+              arches=("riscv",)),
         Check("atomic: every CPU at once", 2, "atomic.contended"),
         Check("spinlock: mutual exclusion and irq forms", 3,
               "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
@@ -174,6 +180,9 @@ LABS = {lab.number: lab for lab in (
               kind="insns", insns=(
                   ("mutex_lock", ("ldrex", "sub", "strex", "dmb")),
                   ("mutex_unlock", ("dmb", "ldrex", "add", "strex"))), arches=("arm",)),
+        Check("native fastpath: amoadd.w.aq/blez, amoadd.w.rl/bltz", 6, kind="insns", insns=(
+            ("mutex_lock", ("amoadd.w.aq", "blez")),
+            ("mutex_unlock", ("amoadd.w.rl", "bltz"))), arches=("riscv",)),
         Check("mutex suite, native fastpath", 2,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
         Check("mutex suite, dec fastpath", 1,
