@@ -157,7 +157,7 @@ $$(foreach o,$$(objs_$(1)),$$(eval KCSAN_SANITIZE_$$(o) :=))
 subdirs_$(1) := $$(addprefix $(1)/,$$(patsubst %/,%,$$(filter %/,$$(obj-y))))
 $$(foreach d,$$(subdirs_$(1)),$$(eval $$(call kbuild_dir,$$(d))))
 endef
-$(foreach d,kernel lib tests $(ARCH_DIRS),$(eval $(call kbuild_dir,$(d))))
+$(foreach d,kernel lib drivers tests $(ARCH_DIRS),$(eval $(call kbuild_dir,$(d))))
 
 # The kernel relinks when the set of objects changes, say a test file was
 # deleted: the list is kept in a file that changes only when the set does.

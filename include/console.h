@@ -19,11 +19,6 @@ struct task_struct;
 /* Bytes the input ring holds; what comes while it is full is dropped. */
 #define CONSOLE_RX_RING_SIZE	256
 
-/* The arch: turn on the console UART's receive interrupt (boot CPU). */
-void arch_console_rx_init(void);
-/* The arch: restart the machine, as a reset button would. */
-void __noreturn arch_reboot(void);
-
 /*
  * From the receive interrupt, one call per byte received (or
  * CONSOLE_BREAK). Never sleeps.

@@ -13,6 +13,7 @@
 #define _KGDB_H
 
 #include <types.h>
+#include <arch.h>
 
 struct pt_regs;
 struct task_struct;
@@ -56,43 +57,5 @@ static inline bool kgdb_handle_trap(struct pt_regs *regs, int signo)
 }
 static inline void kgdb_park_cpu(struct pt_regs *regs) { }
 #endif
-
-/*
- * What each arch provides (arch/<arch>/kgdb.c). gdb's register numbers
- * and sizes are the arch's own; a register image is gdb's 'g' packet in
- * binary.
- */
-struct kgdb_reg {
-	const char *name;
-	int size;		/* bytes in gdb's packet */
-};
-extern const struct kgdb_reg arch_kgdb_regs[];
-extern const int arch_kgdb_nr_regs;
-#define KGDB_REGS_BYTES	256	/* room for any arch's register image */
-
-/* pt_regs to and from gdb's image; a sleeping task's image. */
-void arch_kgdb_get_regs(u8 *image, const struct pt_regs *regs);
-void arch_kgdb_set_regs(struct pt_regs *regs, const u8 *image);
-void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p);
-
-/* The breakpoint instruction gdb's Z0 plants, and its length. */
-extern const u8 arch_kgdb_break_insn[];
-extern const int arch_kgdb_break_len;
-/* After instructions were written at addr: make the CPU see them. */
-void arch_kgdb_sync_icache(unsigned long addr, size_t len);
-/* Stop in the stub, from C: the compiled-in breakpoint. */
-void arch_kgdb_breakpoint(void);
-/*
- * Resume with one instruction executed then a trap (step), or plainly.
- * 0, or -EINVAL when the instruction at pc cannot be stepped.
- */
-int arch_kgdb_prepare_step(struct pt_regs *regs);
-void arch_kgdb_end_step(struct pt_regs *regs);
-
-/* The stub's own serial port: polled, never by interrupt; its name. */
-extern const char arch_kgdb_port_name[];
-void arch_kgdb_io_init(void);
-int arch_kgdb_io_getc(void);		/* -1: nothing waiting */
-void arch_kgdb_io_putc(char c);
 
 #endif

@@ -30,6 +30,11 @@ ARCH_FIRMWARE_LOAD := 0x8000
 ARCH_MEDIA := sdcard
 ARCH_MEDIA_TOOLS := mcopy:mtools mformat:mtools
 ARCH_GDB := arm
+# the kernel's gdb stub: on QEMU's second -serial (the mini UART); gdb's number
+# and bytes of the pc, and the kind of its Z0 breakpoints
+ARCH_KGDB_PORT := second-serial
+ARCH_KGDB_PC := 15:4
+ARCH_KGDB_BREAK_KIND := 4
 ARCH_TEST_CPUS_NATIVE := 1 4
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4

@@ -114,6 +114,7 @@ const int arch_kgdb_nr_regs = NR_GDB_REGS;
 
 /* The FPA registers are there for gdb's layout only: left at zero. */
 #define CPSR_OFFSET	(16 * 4 + 8 * 12 + 4)
+KGDB_REGS_FIT(CPSR_OFFSET + 4);
 
 void arch_kgdb_get_regs(u8 *image, const struct pt_regs *r)
 {

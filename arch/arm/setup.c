@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arch.h>
 #include <mm.h>
+#include <fdt.h>
 #include <asm/rpi.h>
 
 extern char __kernel_start[], __kernel_end[];
@@ -19,11 +20,6 @@ extern u32 page_table_low[];
 
 #define ATAG_CORE	0x54410001
 #define ATAG_CMDLINE	0x54410009
-#define FDT_MAGIC	0xd00dfeed
-#define FDT_BEGIN_NODE	1
-#define FDT_END_NODE	2
-#define FDT_PROP	3
-#define FDT_NOP		4
 
 /*
  * The command line tag is sized to its text: the NUL lies in its last
@@ -58,61 +54,16 @@ static const char *atags_cmdline(const u32 *tag)
 	return NULL;
 }
 
-static u32 be32(const void *p)
-{
-	const u8 *b = p;
-
-	return (u32)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
-}
-
-/*
- * The flattened device tree's structure block is a stream of tokens; the
- * root node is depth 1, so /chosen is the node named "chosen" at depth 2.
- */
-static const char *fdt_bootargs(const u8 *fdt)
-{
-	u32 size = be32(fdt + 4);
-	const u8 *p = fdt + be32(fdt + 8), *end = fdt + size;
-	const char *strings = (const char *)fdt + be32(fdt + 12);
-	int depth = 0;
-	bool chosen = false;
-
-	while (p + 4 <= end) {
-		u32 token = be32(p);
-
-		p += 4;
-		switch (token) {
-		case FDT_BEGIN_NODE:
-			depth++;
-			if (depth == 2)
-				chosen = !strcmp((const char *)p, "chosen");
-			p += ALIGN(strlen((const char *)p) + 1, 4);
-			break;
-		case FDT_END_NODE:
-			depth--;
-			break;
-		case FDT_PROP:
-			if (depth == 2 && chosen &&
-			    !strcmp(strings + be32(p + 4), "bootargs"))
-				return (const char *)p + 8;
-			p += 8 + ALIGN(be32(p), 4);
-			break;
-		case FDT_NOP:
-			break;
-		default:
-			return NULL;
-		}
-	}
-	return NULL;
-}
-
 /* r2 from the loader, if it points at ATAGS or a device tree in RAM. */
 static const char *loader_cmdline(unsigned long params)
 {
+	u32 len;
+
 	if (params & 3 || params >= RAM_END - 16)
 		return NULL;
-	if (be32((void *)params) == FDT_MAGIC)
-		return fdt_bootargs((const u8 *)params);
+	if (fdt_valid((void *)params))
+		return fdt_root_child_prop((void *)params, "chosen",
+					   "bootargs", &len);
 	return atags_cmdline((const u32 *)params);
 }
 

@@ -27,6 +27,11 @@ ARCH_MEDIA := iso
 ARCH_MEDIA_TOOLS := grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin \
 	xorriso:xorriso mformat:mtools
 ARCH_GDB := i386
+# the kernel's gdb stub: on QEMU's second -serial (COM2); gdb's number
+# and bytes of the pc, and the kind of its Z0 breakpoints
+ARCH_KGDB_PORT := second-serial
+ARCH_KGDB_PC := 8:4
+ARCH_KGDB_BREAK_KIND := 1
 # CPU counts of make test: the native build, the debug build (the others
 # boot at its largest); make bench
 ARCH_TEST_CPUS_NATIVE := 1 2 4 8

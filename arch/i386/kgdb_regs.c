@@ -22,6 +22,7 @@ const struct kgdb_reg arch_kgdb_regs[] = {
 	{ "ds", 4 }, { "es", 4 }, { "fs", 4 }, { "gs", 4 },
 };
 const int arch_kgdb_nr_regs = NR_GDB_REGS;
+KGDB_REGS_FIT(NR_GDB_REGS * 4);
 
 #define KERNEL_DS	0x10
 

@@ -8,6 +8,7 @@
  */
 #include <kernel.h>
 #include <kgdb.h>
+#include <uart16550.h>
 #include <asm/ptrace.h>
 #include <asm/x86.h>
 
@@ -18,19 +19,21 @@ const char arch_kgdb_port_name[] = "COM2 (ttyS1, I/O port 0x2f8), 115200 8N1";
 const u8 arch_kgdb_break_insn[] = { 0xcc };	/* int3 */
 const int arch_kgdb_break_len = 1;
 
+static struct uart16550 com2 = X86_UART(COM2);
+
 void arch_kgdb_io_init(void)
 {
-	x86_uart_setup(COM2);
+	uart16550_setup(&com2, 1);		/* 115200 / 1 */
 }
 
 int arch_kgdb_io_getc(void)
 {
-	return x86_uart_getc(COM2);
+	return uart16550_getc(&com2);
 }
 
 void arch_kgdb_io_putc(char c)
 {
-	x86_uart_putc(COM2, c);
+	uart16550_putc(&com2, c);
 }
 
 void arch_kgdb_breakpoint(void)

@@ -24,6 +24,11 @@ ARCH_MEDIA := iso
 ARCH_MEDIA_TOOLS := grub-mkrescue:grub-common /usr/lib/grub/i386-pc:grub-pc-bin \
 	xorriso:xorriso mformat:mtools
 ARCH_GDB := i386:x86-64
+# the kernel's gdb stub: on QEMU's second -serial (COM2); gdb's number
+# and bytes of the pc, and the kind of its Z0 breakpoints
+ARCH_KGDB_PORT := second-serial
+ARCH_KGDB_PC := 16:8
+ARCH_KGDB_BREAK_KIND := 1
 ARCH_TEST_CPUS_NATIVE := 1 4
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4 8

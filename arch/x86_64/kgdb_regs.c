@@ -26,6 +26,7 @@ const struct kgdb_reg arch_kgdb_regs[] = {
 	{ "ds", 4 }, { "es", 4 }, { "fs", 4 }, { "gs", 4 },
 };
 const int arch_kgdb_nr_regs = NR_LONG_REGS + NR_INT_REGS;
+KGDB_REGS_FIT(NR_LONG_REGS * 8 + NR_INT_REGS * 4);
 
 static u32 *int_regs(u8 *image)
 {

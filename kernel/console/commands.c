@@ -6,6 +6,7 @@
  * shell's task, so a Ctrl-C ends their interruptible waits.
  */
 #include <kernel.h>
+#include <arch.h>
 #include <string.h>
 #include <sched.h>
 #include <smp.h>

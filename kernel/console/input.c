@@ -84,7 +84,7 @@ void console_receive(unsigned int c)
  */
 int console_getc(void)
 {
-	char c;
+	char c = 0;	/* set when err is 0; GCC 12 for rv64 cannot see it */
 	int err = wait_event_interruptible(rx_wait, rx_get(&c));
 
 	return err ? err : (unsigned char)c;

@@ -35,6 +35,8 @@ static char in_buf[PACKET_SIZE + 1];
 static char out_buf[PACKET_SIZE + 1];
 static u8 mem_buf[PACKET_SIZE / 2];
 static u8 reg_image[KGDB_REGS_BYTES];
+/* The 'g' reply: the image in hex, in one packet. */
+_Static_assert(2 * KGDB_REGS_BYTES <= PACKET_SIZE, "a 'g' reply outgrows a packet");
 static const char hex_digits[] = "0123456789abcdef";
 
 /* gdb sent c or s and waits for the stop reply: it is attached. */

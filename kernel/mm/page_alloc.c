@@ -8,9 +8,12 @@
  * not reserved), so that freeing a page it never handed out, or one that
  * is already free, is reported instead of corrupting the free pages.
  *
- * The bitmaps cover physical addresses from 0 up to the end of RAM, at
- * most 1 GiB: every machine we boot has its RAM starting at 0, and the
- * limit keeps each bitmap at 32 KiB at most.
+ * The bitmaps cover physical addresses from the start of RAM (0 on x86
+ * and the Pi, 2 GiB on RISC-V's virt machine) up to its end, at most
+ * 1 GiB: the limit keeps each bitmap at 32 KiB at most. A "pfn" here
+ * counts pages from that start, window_base, which is aligned to the
+ * largest block so that a block aligned in the bitmap is aligned in
+ * memory too.
  */
 #include <kernel.h>
 #include <string.h>
@@ -34,6 +37,7 @@ static unsigned int nr_ram, nr_reserved;
 static DEFINE_SPINLOCK(page_lock);
 static unsigned long *used_map;		/* bit set: page in use */
 static unsigned long *owned_map;	/* bit set: page is ours to hand out */
+static u64 window_base;			/* the address of pfn 0 */
 static unsigned long nr_pages;		/* pages the bitmaps cover */
 static unsigned long nr_owned, nr_free;
 /* Every page below it is in use: where a scan starts. */
@@ -77,41 +81,53 @@ static bool memblock_overlaps(const struct memblock *list, unsigned int n,
 	return false;
 }
 
+static u64 pfn_to_phys(unsigned long pfn)
+{
+	return window_base + ((u64)pfn << PAGE_SHIFT);
+}
+
 static bool page_is_ram(unsigned long pfn)
 {
-	u64 base = (u64)pfn << PAGE_SHIFT;
+	u64 base = pfn_to_phys(pfn);
 
 	return memblock_covers(ram, nr_ram, base, base + PAGE_SIZE);
 }
 
 static bool page_is_usable(unsigned long pfn)
 {
-	u64 base = (u64)pfn << PAGE_SHIFT, end = base + PAGE_SIZE;
+	u64 base = pfn_to_phys(pfn), end = base + PAGE_SIZE;
 
 	return page_is_ram(pfn) &&
 	       !memblock_overlaps(reserved, nr_reserved, base, end);
 }
 
-/* The end of RAM, cut to what the kernel reaches and what we manage. */
-static unsigned long managed_end_pfn(void)
+/*
+ * The window from the start of RAM to its end, cut to what the kernel
+ * reaches and what we manage: sets window_base, returns its pages.
+ */
+static unsigned long managed_window(void)
 {
-	u64 end = 0;
+	u64 start = ~0ULL, end = 0;
 
-	for (unsigned int i = 0; i < nr_ram; i++)
+	for (unsigned int i = 0; i < nr_ram; i++) {
+		start = min(start, ram[i].base);
 		end = max(end, ram[i].end);
-	end = min(end, min(PHYS_REACHABLE_END, MANAGED_LIMIT));
-	return end >> PAGE_SHIFT;
+	}
+	window_base = ALIGN_DOWN(start, PAGE_SIZE << MAX_PAGE_ORDER);
+	end = min(end, min(PHYS_REACHABLE_END, window_base + MANAGED_LIMIT));
+	return end > window_base ? (end - window_base) >> PAGE_SHIFT : 0;
 }
 
 /* The first run of count usable pages at or after address from. */
 static u64 find_usable_run(u64 from, unsigned long count)
 {
-	unsigned long pfn = ALIGN(from, PAGE_SIZE) >> PAGE_SHIFT, run = 0;
+	unsigned long pfn = (ALIGN(from, PAGE_SIZE) - window_base) >> PAGE_SHIFT;
+	unsigned long run = 0;
 
 	for (; pfn < nr_pages; pfn++) {
 		run = page_is_usable(pfn) ? run + 1 : 0;
 		if (run == count)
-			return (u64)(pfn + 1 - count) << PAGE_SHIFT;
+			return pfn_to_phys(pfn + 1 - count);
 	}
 	panic("mm: no room for the page bitmaps (%lu pages)", count);
 }
@@ -155,9 +171,9 @@ void mm_init(void)
 {
 	unsigned long pfn, ram_pages = 0;
 
-	nr_pages = managed_end_pfn();
+	nr_pages = managed_window();
 	if (!nr_pages)
-		panic("mm: no usable memory below %#llx", MANAGED_LIMIT);
+		panic("mm: no RAM below %#llx", PHYS_REACHABLE_END);
 	place_bitmaps();
 	for (pfn = 0; pfn < nr_pages; pfn++) {
 		if (page_is_ram(pfn))
@@ -223,7 +239,7 @@ void *alloc_pages(unsigned int order)
 	spin_unlock_irqrestore(&page_lock, flags);
 	if (pfn >= nr_pages)
 		return NULL;
-	return phys_to_virt((u64)pfn << PAGE_SHIFT);
+	return phys_to_virt(pfn_to_phys(pfn));
 }
 
 enum free_check {
@@ -275,7 +291,8 @@ static void report_bad_free(void *addr, enum free_check why)
 void free_pages(void *addr, unsigned int order)
 {
 	u64 phys = virt_to_phys(addr);
-	unsigned long pfn = phys >> PAGE_SHIFT, count, flags;
+	/* Below the window it wraps to a pfn above nr_pages: not owned. */
+	unsigned long pfn = (phys - window_base) >> PAGE_SHIFT, count, flags;
 	enum free_check why;
 
 	if (!addr)

@@ -68,6 +68,12 @@ static void task_struct_init(struct task_struct *p, const char *name)
 #endif
 }
 
+/*
+ * The size of a task's stack, as the gdb helpers (scripts/gdb/) read it
+ * from the build: mx-current finds a task from its stack pointer.
+ */
+const unsigned long thread_size = THREAD_SIZE;
+
 /* The boot task: the stack the arch entry code is running on. */
 void task_init_boot(void)
 {

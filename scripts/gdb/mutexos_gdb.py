@@ -259,10 +259,7 @@ class MxDmesg(gdb.Command):
 
 
 def current_task():
-    arch = gdb.selected_frame().architecture().name()
-    size = mx_logic.THREAD_SIZES.get(arch)
-    if size is None:
-        raise gdb.GdbError(f"mx-current: unknown architecture {arch}")
+    size = int(gdb.parse_and_eval("thread_size"))
     sp = int(gdb.parse_and_eval("$sp"))
     ti = gdb.Value(mx_logic.thread_info_of(sp, size)).cast(
         _type("struct thread_info").pointer())

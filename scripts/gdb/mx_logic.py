@@ -7,12 +7,6 @@ feeds them what it reads from the kernel.
 # Task states of include/sched.h and the letters ps uses for them.
 STATE_LETTERS = {0: "R", 1: "S", 2: "D", 4: "T", 16: "Z", 32: "X"}
 
-# THREAD_SIZE of arch/<arch>/include/asm/thread_info.h, by gdb's
-# architecture name: a task's thread_info is at its stack pointer
-# rounded down to it.
-THREAD_SIZES = {"i386": 8192, "i386:x86-64": 16384, "arm": 8192}
-
-
 def state_letter(state):
     """ps's letter for a task state; '?' for a value no task should have."""
     return STATE_LETTERS.get(state, "?")
@@ -33,7 +27,9 @@ def ring_order(buf, end):
 
 
 def thread_info_of(sp, thread_size):
-    """The thread_info at the base of the stack that sp points into."""
+    """The thread_info at the base of the stack that sp points into: the
+    stack is thread_size bytes (the kernel's thread_size, THREAD_SIZE of
+    the arch's asm/thread_info.h) and aligned to it."""
     return sp & ~(thread_size - 1)
 
 

@@ -287,6 +287,9 @@ def cmd_gdb(ap, arches, opts):
 
 def cmd_kgdb(ap, arches, opts):
     """The kernel's stub on a socket; gdb's command printed or run."""
+    if opts.arch in arches and arches[opts.arch].kgdb_port == "none":
+        ap.error(f"ARCH={opts.arch} has no serial port for the kernel's gdb stub "
+                 "(ARCH_KGDB_PORT none); make gdb uses QEMU's")
     cpus = _check_stub_options(ap, arches, opts, gdb.kgdb_append(opts.append, opts.gdb))
     accel, note = qemu.choose_accel(opts.accel, arches[opts.arch])
     if note:

@@ -20,10 +20,14 @@ CHOICES = {
     "QEMU_CPUS": ("smp", "maxcpus"),
     "EXIT": ("isa-debug-exit", "semihosting"),
     "KVM": ("y", "n"),
+    "KGDB_PORT": ("second-serial", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
-            "EXIT", "KVM", "BOOT_IMAGE", "SYMBOLS", "GDB",
+            "EXIT", "KVM", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA", "KGDB_PORT",
             "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
+# What the gdb check needs to drive the kernel's stub by hand, when the
+# arch has a port for it.
+KGDB_REQUIRED = ("KGDB_PC", "KGDB_BREAK_KIND")
 
 
 class ArchError(Exception):
@@ -40,7 +44,12 @@ class Arch:
     leaves QEMU (see qemu.decode_status).  The image names are files in a
     build folder; raw_image is None for an arch without one.  firmware_shim
     (or None) is a program of the build folder that starts the raw image
-    the way the board's firmware does, from firmware_load.
+    the way the board's firmware does, from firmware_load.  media is what
+    the arch boots from outside QEMU ("iso", "sdcard", "none").  kgdb_port
+    says where the kernel's gdb stub talks: "second-serial", QEMU's second
+    -serial, apart from the console, or "none"; kgdb_pc is the pc's
+    (register number, bytes) in gdb's numbering and kgdb_break_kind the
+    kind gdb gives a Z0 breakpoint, for an arch with a port.
     """
 
     name: str
@@ -59,6 +68,10 @@ class Arch:
     firmware_shim: str | None
     firmware_load: str | None
     gdb: str
+    media: str
+    kgdb_port: str
+    kgdb_pc: tuple | None
+    kgdb_break_kind: int | None
     test_cpus_native: tuple
     test_cpus: tuple
     bench_cpus: tuple
@@ -111,6 +124,11 @@ def load(path):
             raise ArchError(f"{path}: ARCH_{key} is '{facts[key]}', "
                             f"not one of: {', '.join(allowed)}")
     max_cpus = _count(path, "MAX_CPUS", facts["MAX_CPUS"])
+    has_stub = facts["KGDB_PORT"] != "none"
+    missing = [f"ARCH_{key}" for key in KGDB_REQUIRED if has_stub and not facts.get(key)]
+    if missing:
+        raise ArchError(f"{path}: ARCH_KGDB_PORT is {facts['KGDB_PORT']}, "
+                        f"but {', '.join(missing)} is missing")
     return Arch(
         name=name,
         path=path,
@@ -128,6 +146,11 @@ def load(path):
         firmware_shim=facts.get("FIRMWARE_SHIM") or None,
         firmware_load=facts.get("FIRMWARE_LOAD") or None,
         gdb=facts["GDB"],
+        media=facts["MEDIA"],
+        kgdb_port=facts["KGDB_PORT"],
+        kgdb_pc=_register(path, facts["KGDB_PC"]) if has_stub else None,
+        kgdb_break_kind=_count(path, "KGDB_BREAK_KIND", facts["KGDB_BREAK_KIND"])
+        if has_stub else None,
         test_cpus_native=_counts(path, "TEST_CPUS_NATIVE", facts, max_cpus),
         test_cpus=_counts(path, "TEST_CPUS", facts, max_cpus),
         bench_cpus=_counts(path, "BENCH_CPUS", facts, max_cpus),
@@ -151,6 +174,15 @@ def _count(path, key, text):
     if not text.isdigit() or int(text) < 1:
         raise ArchError(f"{path}: ARCH_{key} is '{text}', not a count of at least 1")
     return int(text)
+
+
+def _register(path, text):
+    """ARCH_KGDB_PC "number:bytes" as (number, bytes)."""
+    number, colon, size = text.partition(":")
+    if not (colon and number.isdigit() and size in ("4", "8")):
+        raise ArchError(f"{path}: ARCH_KGDB_PC is '{text}', not register:bytes "
+                        "(bytes 4 or 8)")
+    return int(number), int(size)
 
 
 def _counts(path, key, facts, max_cpus):

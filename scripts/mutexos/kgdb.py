@@ -25,6 +25,8 @@ stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
      'D' detaches and the run goes on to its end, whose KTAP result
      arrives on the console and is judged like any other.
 Then a second boot halted under QEMU's own stub runs the helpers there.
+An arch without a port for the kernel's stub (ARCH_KGDB_PORT none) has
+that second boot alone, after a boot of the same cases without kgdb.
 Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
 (kgdbwait test=kgdb.*), all with the raw client: reads of PacketSize/2
 bytes and one more (an error reply), a breakpoint on udelay, one on
@@ -51,6 +53,8 @@ CPUS = 2
 # last break is in: a run that ended meanwhile would leave it unanswered.
 APPEND = ("test=mutex.*,kgdb.busy_until_released kgdbwait expect_cpus=2 "
           "hung_task_timeout=0")
+# The same boot for an arch without a port for the stub.
+NO_STUB_APPEND = "test=mutex.* expect_cpus=2 hung_task_timeout=0"
 # kgdb_test.c's values of its cases' variables.
 CHECK_HERE, RELEASE = 1, 3
 BUSY = b"kgdb_test: busy on"
@@ -430,6 +434,9 @@ def run(title, root, arch, folder, accel, timeout, log):
     """The check of one arch: a Result, with the gdb problems as reasons."""
     symbols = os.path.join(folder, arch.symbols)
     image = os.path.join(folder, arch.boot_image)
+    if arch.kgdb_port == "none":
+        return _run_without_stub(title, root, arch, image, symbols, accel,
+                                 timeout, log)
     port = qemu_gdb.free_port()
     argv = qemu.command(arch, qemu.Boot(image, CPUS, APPEND), accel)
     argv += ["-serial", stub_serial(port)]
@@ -450,6 +457,16 @@ def run(title, root, arch, folder, accel, timeout, log):
     for cpus in STRESS_CPUS:
         problems += stress_boot(arch, image, symbols, accel, cpus, log)
     for problem in reversed(problems):     # what gdb saw says most
+        result.add_reason(problem, first=True)
+    return result
+
+
+def _run_without_stub(title, root, arch, image, symbols, accel, timeout, log):
+    """The check of an arch without a port for the kernel's stub."""
+    argv = qemu.command(arch, qemu.Boot(image, CPUS, NO_STUB_APPEND), accel)
+    result = qemu.boot(title, argv, arch, timeout, log)
+    for problem in reversed(helpers_on_qemu_stub(root, arch, image, symbols,
+                                                 accel, log)):
         result.add_reason(problem, first=True)
     return result
 
@@ -482,8 +499,6 @@ STRESS_CPUS = (2, 4)
 # spin on CPU 0 with interrupts off; the ticks run on every CPU meanwhile.
 STRESS_APPEND = "kgdbwait kgdb.on_bug=1 test=kgdb.* hung_task_timeout=0"
 ROUNDS = 200
-# gdb's protocol number and size of the pc, per gdb architecture.
-PC_REGISTER = {"i386": (8, 4), "i386:x86-64": (16, 8), "arm": (15, 4)}
 # The stub's functions a breakpoint is put on: one the stub calls while
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
@@ -512,8 +527,7 @@ def symbol_addresses(arch, symbols, names):
 
 def breakpoint_packet(op, addr, arch):
     """Z0 or z0 at addr, with the breakpoint's kind (its length) as gdb sends."""
-    kind = 4 if arch.gdb == "arm" else 1
-    return b"%s0,%x,%d" % (op, addr, kind)
+    return b"%s0,%x,%d" % (op, addr, arch.kgdb_break_kind)
 
 
 def check_packet_size(rsp, addr):
@@ -613,7 +627,7 @@ def check_reentry(rsp, addr, arch, console):
 
 def stopped_pc(rsp, arch):
     """The pc of the thread that stopped, from its 'p' reply."""
-    number, size = PC_REGISTER[arch.gdb]
+    number, size = arch.kgdb_pc
     reply = rsp.request(b"p%x" % number)
     if not re.fullmatch(rb"[0-9a-f]{%d}" % (2 * size), reply):
         raise RspError(f"'p' of the pc: {reply!r}")

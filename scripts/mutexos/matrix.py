@@ -33,7 +33,7 @@ means all of its values (see scripts/test.mk for the history):
     (spin), the runner check, the deterministic bench check (detbench.py),
     the debug build's price check (debugcost.py),
     the verdict check, the GRUB check, the SD card check of each arch
-    with a raw image, and, in the full tree, the labs' check (labcheck.py).
+    that boots from one (ARCH_MEDIA), and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
 -j at a time, the checks first.  Each table is printed as its configuration completes and
 the total line comes last.
@@ -243,7 +243,7 @@ def _add_checks(plan, arches, names, with_labs):
     plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
     for name in names:
-        if arches[name].raw_image:
+        if arches[name].media == "sdcard":
             plan.checks.append(Check("sdcard", name))
     # The lab trees start from copies of the matrix's build folders (every
     # arch and mutex build), so their builds recompile only what a lab changed.

@@ -23,6 +23,8 @@ ARCH_KVM := n
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 ARCH_GDB := foo
+ARCH_MEDIA := none
+ARCH_KGDB_PORT := none
 ARCH_TEST_CPUS_NATIVE := 1 2
 ARCH_TEST_CPUS := 1
 ARCH_BENCH_CPUS := 1 2
@@ -121,6 +123,24 @@ class Descriptions(unittest.TestCase):
     def test_cpu_count_above_max(self):
         self.assert_error(GOOD.replace("ARCH_TEST_CPUS := 1", "ARCH_TEST_CPUS := 1 4"),
                           "ARCH_TEST_CPUS", "ARCH_MAX_CPUS")
+
+    def test_stub_port_needs_its_registers(self):
+        self.assert_error(GOOD.replace("ARCH_KGDB_PORT := none",
+                                       "ARCH_KGDB_PORT := second-serial"),
+                          "ARCH_KGDB_PC", "ARCH_KGDB_BREAK_KIND")
+
+    def test_stub_port_with_its_registers(self):
+        self.write(GOOD.replace("ARCH_KGDB_PORT := none",
+                                "ARCH_KGDB_PORT := second-serial\n"
+                                "ARCH_KGDB_PC := 32:8\nARCH_KGDB_BREAK_KIND := 4"))
+        arch = arches.load_all(self.tmp.name)["foo"]
+        self.assertEqual((arch.kgdb_pc, arch.kgdb_break_kind), ((32, 8), 4))
+
+    def test_bad_pc_register(self):
+        self.assert_error(GOOD.replace("ARCH_KGDB_PORT := none",
+                                       "ARCH_KGDB_PORT := second-serial\n"
+                                       "ARCH_KGDB_PC := pc\nARCH_KGDB_BREAK_KIND := 4"),
+                          "ARCH_KGDB_PC", "'pc'")
 
     def test_bad_tool_pair(self):
         self.assert_error(GOOD.replace("foo-elf-gcc:gcc-foo", "foo-elf-gcc"), "ARCH_TOOLS")

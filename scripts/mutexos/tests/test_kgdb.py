@@ -158,6 +158,8 @@ class AnsweringStub(FakeStub):
 
 class FakeArch:
     gdb = "i386"
+    kgdb_pc = (8, 4)
+    kgdb_break_kind = 1
 
 
 class TestStressChecks(unittest.TestCase):

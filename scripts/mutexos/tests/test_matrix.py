@@ -161,12 +161,17 @@ class TestPlan(unittest.TestCase):
         self.assertEqual(plan.boots[0].image, "kernel.elf32")
 
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
-        # A made-up arch with a raw image gets both, whatever its name.
+        # A made-up arch with a raw image boots it, whatever its name; it
+        # gets an SD card check only if it boots from one.
         fake = dict(ARCHES, zz=dataclasses.replace(ARCHES["i386"], name="zz",
-                                                   raw_image="zz.img"))
+                                                   raw_image="zz.img"),
+                    yy=dataclasses.replace(ARCHES["i386"], name="yy",
+                                           raw_image="yy.img", media="sdcard"))
         plan = test_plan(fake, Selection())
         self.assertIn("zz-native-img-cpus8", names(plan))
-        self.assertIn(("sdcard", "zz"), [(c.kind, c.arch) for c in plan.checks])
+        sdcards = [c.arch for c in plan.checks if c.kind == "sdcard"]
+        self.assertIn("yy", sdcards)
+        self.assertNotIn("zz", sdcards)
 
     def test_timeout(self):
         plan = test_plan(ARCHES, Selection(("arm",), ("debug",), (4,)), timeout=77)

@@ -9,25 +9,8 @@
 #ifndef _ASM_ARM_ATOMIC_H
 #define _ASM_ARM_ATOMIC_H
 
-#include <types.h>
-#include <compiler.h>
+#include <asm-generic/atomic_t.h>
 #include <asm/barrier.h>
-
-typedef struct {
-	volatile int counter;
-} atomic_t;
-
-#define ATOMIC_INIT(i)	{ (i) }
-
-static inline int atomic_read(const atomic_t *v)
-{
-	return READ_ONCE(v->counter);
-}
-
-static inline void atomic_set(atomic_t *v, int i)
-{
-	WRITE_ONCE(v->counter, i);
-}
 
 /* The exclusive loop without barriers: returns the new value. */
 static inline int __atomic_add_relaxed(int i, atomic_t *v)

@@ -1,29 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ARM ticket spinlock. The low half is the ticket being served, the high
- * half the next ticket to hand out: an exclusive add takes a ticket, then
- * the CPU sleeps in wfe until "owner" reaches it. The holder bumps owner
+ * ARM ticket spinlock (the word: asm-generic/ticket_spinlock.h): an
+ * exclusive add takes a ticket, then the CPU sleeps in wfe until "owner"
+ * reaches it. The holder bumps owner
  * and wakes the waiters with sev (after a dsb, so that the new owner value
  * is visible before they look). CPUs get the lock in the order they came.
  */
 #ifndef _ASM_ARM_SPINLOCK_H
 #define _ASM_ARM_SPINLOCK_H
 
-#include <types.h>
+#include <asm-generic/ticket_spinlock.h>
 #include <asm/barrier.h>
-
-typedef struct {
-	union {
-		volatile u32 slock;
-		struct {
-			volatile u16 owner;
-			volatile u16 next;
-		};
-	};
-} arch_spinlock_t;
-
-#define __ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
-#define TICKET_SHIFT			16
 
 static inline void arch_spin_lock(arch_spinlock_t *lock)
 {
@@ -37,7 +24,7 @@ static inline void arch_spin_lock(arch_spinlock_t *lock)
 		     "	teq	%2, #0\n\t"
 		     "	bne	1b"
 		     : "=&r" (old), "=&r" (new), "=&r" (failed)
-		     : "r" (&lock->slock), "I" (1 << TICKET_SHIFT)
+		     : "r" (&lock->slock), "I" (TICKET_NEXT)
 		     : "cc", "memory");
 	ticket = old >> TICKET_SHIFT;
 	while (READ_ONCE(lock->owner) != ticket)
@@ -61,10 +48,10 @@ static inline int arch_spin_trylock(arch_spinlock_t *lock)
 			     "	addeq	%2, %0, %4\n\t"
 			     "	strexeq	%1, %2, [%3]"
 			     : "=&r" (cur), "=&r" (failed), "=&r" (tmp)
-			     : "r" (&lock->slock), "I" (1 << TICKET_SHIFT)
+			     : "r" (&lock->slock), "I" (TICKET_NEXT)
 			     : "cc", "memory");
 	} while (failed);
-	if ((cur >> TICKET_SHIFT) != (cur & 0xffff))
+	if (ticket_word_locked(cur))
 		return 0;
 	smp_mb();
 	return 1;
@@ -76,13 +63,6 @@ static inline void arch_spin_unlock(arch_spinlock_t *lock)
 	lock->owner++;		/* only the holder writes owner */
 	dsb(ishst);
 	asm volatile("sev" ::: "memory");
-}
-
-static inline int arch_spin_is_locked(arch_spinlock_t *lock)
-{
-	u32 v = READ_ONCE(lock->slock);
-
-	return (v >> TICKET_SHIFT) != (v & 0xffff);
 }
 
 #endif

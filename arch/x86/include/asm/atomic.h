@@ -6,30 +6,13 @@
 #ifndef _ASM_X86_ATOMIC_H
 #define _ASM_X86_ATOMIC_H
 
-#include <types.h>
-#include <compiler.h>
+#include <asm-generic/atomic_t.h>
 
 #ifdef CONFIG_SMP
 #define LOCK_PREFIX "lock; "
 #else
 #define LOCK_PREFIX ""
 #endif
-
-typedef struct {
-	volatile int counter;
-} atomic_t;
-
-#define ATOMIC_INIT(i)	{ (i) }
-
-static inline int atomic_read(const atomic_t *v)
-{
-	return READ_ONCE(v->counter);
-}
-
-static inline void atomic_set(atomic_t *v, int i)
-{
-	WRITE_ONCE(v->counter, i);
-}
 
 static inline void atomic_add(int i, atomic_t *v)
 {

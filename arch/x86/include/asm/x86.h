@@ -22,9 +22,11 @@
 void x86_serial_init(void);
 void x86_serial_interrupt(void);
 /* A 16550 at I/O port base: 115200 8N1, FIFOs on, polled. */
-void x86_uart_setup(u16 base);
-int x86_uart_getc(u16 base);		/* -1: nothing received */
-void x86_uart_putc(u16 base, char c);
+/* A 16550 on the I/O ports (drivers/uart16550.c): COM1 and COM2. */
+u8 x86_uart_inb(unsigned long port);
+void x86_uart_outb(u8 val, unsigned long port);
+#define X86_UART(port)	{ .base = (port), .read = x86_uart_inb, \
+			  .write = x86_uart_outb }
 
 struct pt_regs;
 #ifdef CONFIG_KGDB

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RISC-V memory barriers. Under RVWMO any two accesses to different
+ * addresses may be seen out of order by another hart, so each barrier is
+ * a fence naming what it orders: "fence r,r" keeps earlier loads before
+ * later loads, "fence w,w" stores before stores, "fence rw,rw" all of
+ * them. Device registers (the "i" and "o" sets) are ordered by the
+ * non-smp versions too. docs/riscv.md has where the kernel needs which.
+ */
+#ifndef _ASM_RISCV_BARRIER_H
+#define _ASM_RISCV_BARRIER_H
+
+#include <compiler.h>
+
+#define RISCV_FENCE(p, s)	asm volatile("fence " #p "," #s ::: "memory")
+
+#define mb()		RISCV_FENCE(iorw, iorw)
+#define rmb()		RISCV_FENCE(ir, ir)
+#define wmb()		RISCV_FENCE(ow, ow)
+
+#ifdef CONFIG_SMP
+#define smp_mb()	RISCV_FENCE(rw, rw)
+#define smp_rmb()	RISCV_FENCE(r, r)
+#define smp_wmb()	RISCV_FENCE(w, w)
+#else
+#define smp_mb()	barrier()
+#define smp_rmb()	barrier()
+#define smp_wmb()	barrier()
+#endif
+
+/* The AMOs of atomic_add() and friends carry no ordering bits. */
+#define smp_mb__before_atomic()	smp_mb()
+#define smp_mb__after_atomic()	smp_mb()
+
+#define smp_store_mb(var, value) do {					\
+	WRITE_ONCE(var, value);						\
+	smp_mb();							\
+} while (0)
+
+/*
+ * A hint for spin loops: Zihintpause's pause, encoded by hand since the
+ * assembler's -march leaves it out. It is a fence that orders nothing
+ * (predecessor w, successor none), so a hart without the extension runs
+ * it as a no-op; QEMU ends its translation block there, which lets the
+ * other vCPUs run under icount's round-robin.
+ */
+static inline void cpu_relax(void)
+{
+	asm volatile(".4byte 0x0100000f" ::: "memory");	/* pause */
+}
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The console on QEMU virt's ns16550 UART (drivers/uart16550.c), at
+ * 0x10000000 with byte-wide registers; its receive interrupt comes
+ * through the PLIC. And the ends of the machine: semihosting's
+ * SYS_EXIT_EXTENDED makes QEMU exit with the kernel's status, SBI's
+ * system reset reboots.
+ */
+#include <kernel.h>
+#include <arch.h>
+#include <console.h>
+#include <uart16550.h>
+#include <thread_info.h>
+#include <asm/riscv.h>
+#include <asm/csr.h>
+#include <asm/sbi.h>
+
+/*
+ * The PLIC: a priority per interrupt source, and per context (a hart in
+ * one mode; on virt, hart h's S-mode is context 2h + 1) an enable bit per
+ * source, a priority threshold, and the claim/complete register.
+ */
+#define PLIC_PRIORITY(irq)	(VIRT_PLIC_BASE + 4 * (irq))
+#define PLIC_ENABLE(ctx)	(VIRT_PLIC_BASE + 0x2000 + 0x80 * (ctx))
+#define PLIC_THRESHOLD(ctx)	(VIRT_PLIC_BASE + 0x200000 + 0x1000 * (ctx))
+#define PLIC_CLAIM(ctx)		(PLIC_THRESHOLD(ctx) + 4)
+
+static unsigned int plic_context(unsigned int cpu)
+{
+	return 2 * cpu_hartid[cpu] + 1;
+}
+
+static u8 mmio_readb(unsigned long addr)
+{
+	return readb(addr);
+}
+
+static void mmio_writeb(u8 val, unsigned long addr)
+{
+	writeb(val, addr);
+}
+
+static struct uart16550 uart0 = {
+	.base = VIRT_UART0_BASE,
+	.read = mmio_readb,
+	.write = mmio_writeb,
+};
+
+/* The baud rate is the firmware's (OpenSBI set it up for its own output). */
+void riscv_serial_init(void)
+{
+	uart16550_setup(&uart0, 0);
+}
+
+/* A terminal wants CR LF; the host runner drops the CR. */
+void arch_putc(char c)
+{
+	if (c == '\n')
+		uart16550_putc(&uart0, '\r');
+	uart16550_putc(&uart0, c);
+}
+
+/* Every context starts with nothing let through: threshold 0 lets all. */
+void riscv_plic_init_cpu(unsigned int cpu)
+{
+	writel(0, PLIC_THRESHOLD(plic_context(cpu)));
+}
+
+/* To the boot CPU, which is the one calling. */
+void arch_console_rx_init(void)
+{
+	unsigned int ctx = plic_context(smp_processor_id());
+
+	writel(1, PLIC_PRIORITY(VIRT_UART0_IRQ));
+	writel(readl(PLIC_ENABLE(ctx)) | 1U << VIRT_UART0_IRQ, PLIC_ENABLE(ctx));
+	uart16550_enable_rx_irq(&uart0, 0);
+	csr_set(sie, IE_SEIE);
+}
+
+/* Claim, serve, complete: the PLIC raises the line again for the next. */
+void riscv_serial_interrupt(void)
+{
+	unsigned int ctx = plic_context(smp_processor_id());
+	u32 irq;
+
+	while ((irq = readl(PLIC_CLAIM(ctx))) != 0) {
+		if (irq == VIRT_UART0_IRQ)
+			uart16550_rx_interrupt(&uart0);
+		writel(irq, PLIC_CLAIM(ctx));
+	}
+}
+
+#define SEMIHOST_SYS_EXIT_EXTENDED	0x20
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+/*
+ * The semihosting call: an ebreak between two no-op shifts, which QEMU
+ * recognizes as a whole; uncompressed, and in one page (QEMU reads the
+ * instructions around the ebreak).
+ */
+int riscv_semihost(unsigned long op, void *param)
+{
+	register unsigned long a0 asm("a0") = op;
+	register unsigned long a1 asm("a1") = (unsigned long)param;
+
+	asm volatile(".option push\n\t"
+		     ".option norvc\n\t"
+		     ".balign 16\n\t"
+		     "slli zero, zero, 0x1f\n\t"
+		     "ebreak\n\t"
+		     "srai zero, zero, 7\n\t"
+		     ".option pop"
+		     : "+r" (a0) : "r" (a1) : "memory");
+	return a0;
+}
+
+void __noreturn arch_exit(int status)
+{
+	unsigned long block[2] = { ADP_STOPPED_APPLICATION_EXIT, status };
+
+	riscv_semihost(SEMIHOST_SYS_EXIT_EXTENDED, block);
+	/* No semihosting host (a board): the firmware powers off. */
+	sbi_system_reset(SBI_RESET_SHUTDOWN);
+	for (;;)
+		asm volatile("wfi");
+}
+
+void arch_halt_cpu(void)
+{
+	asm volatile("wfi" ::: "memory");
+}
+
+void __noreturn arch_reboot(void)
+{
+	sbi_system_reset(SBI_RESET_COLD);
+	panic("reboot: the firmware has no SBI system reset");
+}

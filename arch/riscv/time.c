@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RISC-V clocks: the time CSR counts at the platform's timebase (10 MHz
+ * on QEMU virt, from the device tree), the same on every hart, and is
+ * the nanosecond clock. Each hart's tick is an SBI timer: the firmware
+ * raises the supervisor timer interrupt when time reaches the value the
+ * kernel set, and setting the next value clears it.
+ */
+#include <kernel.h>
+#include <arch.h>
+#include <irq.h>
+#include <asm/csr.h>
+#include <asm/sbi.h>
+#include <thread_info.h>
+#include <asm/riscv.h>
+
+static u32 timebase;		/* time CSR ticks per second */
+static u32 tick_period;		/* ticks per kernel tick */
+static u64 time_at_boot;
+/* Where each hart's next tick is due, so ticks stay a period apart. */
+static u64 next_tick[CONFIG_NR_CPUS];
+
+static inline u64 read_time(void)
+{
+	return csr_read(time);
+}
+
+void riscv_set_timebase(u32 hz)
+{
+	if (hz < CONFIG_HZ)
+		panic("device tree: timebase-frequency %u Hz is below HZ", hz);
+	timebase = hz;
+}
+
+void arch_time_init(void)
+{
+	tick_period = timebase / CONFIG_HZ;
+	time_at_boot = read_time();
+	printk("timer: time CSR at %u.%03u MHz, SBI timer\n",
+	       timebase / 1000000, timebase / 1000 % 1000);
+}
+
+u64 arch_clock_ns(void)
+{
+	u64 d = read_time() - time_at_boot;
+
+	/* Split to avoid overflowing 64 bits in d * 10^9. */
+	return d / timebase * 1000000000ULL +
+	       d % timebase * 1000000000ULL / timebase;
+}
+
+void riscv_udelay(unsigned long us)
+{
+	u64 end = read_time() + (u64)timebase * us / 1000000;
+
+	while ((s64)(read_time() - end) < 0)
+		cpu_relax();
+}
+
+/* The next tick a period after the last; if we fell behind, from now. */
+static void program_next_tick(unsigned int cpu)
+{
+	u64 now = read_time(), next = next_tick[cpu] + tick_period;
+
+	if ((s64)(next - now) <= 0)
+		next = now + tick_period;
+	next_tick[cpu] = next;
+	sbi_set_timer(next);
+}
+
+void arch_timer_start(void)
+{
+	unsigned int cpu = smp_processor_id();
+
+	next_tick[cpu] = read_time();
+	program_next_tick(cpu);
+	csr_set(sie, IE_STIE);
+}
+
+void riscv_handle_timer(void)
+{
+	program_next_tick(smp_processor_id());
+	timer_interrupt();
+}
