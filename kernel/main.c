@@ -177,7 +177,9 @@ static void parse_command_line(void)
 /* Not inlined: gdb's "break start_kernel" would stop on its line. */
 noinline const char *mutex_build_name(void)
 {
-#if defined(CONFIG_PROVE_LOCKING)
+#if defined(CONFIG_LOCK_STAT)
+	return "debug+lockdep+lockstat";
+#elif defined(CONFIG_PROVE_LOCKING)
 	return "debug+lockdep";
 #elif defined(CONFIG_DEBUG_MUTEXES)
 	return "debug";

@@ -14,6 +14,8 @@
  *   vfs.tasks=N vfs.secs=S		the VFS test (16 tasks, 10 s)
  *   vfs.mutex_first=0|1		run the mutexes before the semaphore (0)
  *   overhead.secs=S			each loop of the overhead test (2)
+ *   bench.lockstat=0|1			lock statistics of the run, printed
+ *					after it (CONFIG_LOCK_STAT builds)
  *
  * scripts/mutexos/bench.py boots these and reads the lines back.
  */
@@ -34,6 +36,7 @@ static int opt_count = 1, opt_load = 1, opt_interval = 1, opt_do_sched = 1;
 static int opt_synchro_secs = 5, opt_verbose;
 static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
 static int opt_overhead_secs = 2;
+static int opt_lockstat;
 
 static const struct bench_option {
 	const char *name;
@@ -53,6 +56,7 @@ static const struct bench_option {
 	{ "vfs.secs", &opt_vfs_secs, 3600, 10 },
 	{ "vfs.mutex_first", &opt_mutex_first, 1, 0 },
 	{ "overhead.secs", &opt_overhead_secs, 3600, 2 },
+	{ "bench.lockstat", &opt_lockstat, 1, 0 },
 };
 
 /* Each bench command of the console starts from the defaults. */
@@ -225,7 +229,16 @@ int bench_run(const char *which)
 		       "(synchro, vfs, overhead or all)\n", which);
 		return EXIT_ERROR;
 	}
+#ifndef CONFIG_LOCK_STAT
+	if (opt_lockstat) {
+		printk("bench: bench.lockstat=1 needs a build with "
+		       "CONFIG_LOCK_STAT=y\n");
+		return EXIT_ERROR;
+	}
+#endif
 	printk("bench: start which=%s cpus=%u\n", which, num_online_cpus());
+	if (opt_lockstat)
+		lock_stat_clear();
 	if (synchro) {
 		s = run_synchro();
 		status = max(status, s);
@@ -242,6 +255,8 @@ int bench_run(const char *which)
 		printk("bench: interrupted\n");
 		return EXIT_ERROR;
 	}
+	if (opt_lockstat)
+		lock_stat_print();
 	printk("bench: end status=%d\n", status);
 	return status;
 }

@@ -161,6 +161,25 @@ static void cmd_config(int argc, char **argv)
 	}
 }
 
+static void cmd_lockstat(int argc, char **argv)
+{
+#ifdef CONFIG_LOCK_STAT
+	if (argc == 1) {
+		lock_stat_print();
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "clear")) {
+		lock_stat_clear();
+		printk("lock_stat: cleared\n");
+		return;
+	}
+	printk("usage: lockstat [clear]\n");
+#else
+	printk("lockstat: this build has no CONFIG_LOCK_STAT (MUTEX=debug "
+	       "CONF=\"CONFIG_PROVE_LOCKING=y CONFIG_LOCK_STAT=y\")\n");
+#endif
+}
+
 static void cmd_halt(int argc, char **argv)
 {
 	printk("halting\n");
@@ -184,6 +203,8 @@ static const struct shell_command commands[] = {
 	  cmd_bench },
 	{ "demo", "aa|abba|chain N|interrupt|starve|stop",
 	  "provoke a lock scenario in tasks of its own", shell_demo },
+	{ "lockstat", "[clear]", "lock statistics per class (or reset them)",
+	  cmd_lockstat },
 	{ "cpus", "", "online CPUs: what runs, how busy", cmd_cpus },
 	{ "mem", "", "free and used memory", cmd_mem },
 	{ "uptime", "", "time since boot", cmd_uptime },

@@ -96,6 +96,7 @@ static inline int __mutex_lock_common(struct mutex *lock, long state)
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
+	lock_contended(&lock->dep_map);
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
 	if (mutex_optimistic_spin(lock))
 		return 0;
@@ -223,6 +224,7 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 	/* Before it may block: the validator speaks before a deadlock. */
 	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+	lock_acquired(&lock->dep_map);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
@@ -234,6 +236,7 @@ void fastcall mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 		return;
 	lock_acquire(&lock->dep_map, subclass, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+	lock_acquired(&lock->dep_map);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
 #endif
@@ -255,6 +258,7 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 		lock_release(&lock->dep_map, _RET_IP_);
 		return ret;
 	}
+	lock_acquired(&lock->dep_map);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 	return 0;

@@ -86,8 +86,11 @@ void down(struct semaphore *sem)
 {
 	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
-	if (atomic_dec_return(&sem->count) < 0)
+	if (atomic_dec_return(&sem->count) < 0) {
+		lock_contended(&sem->dep_map);
 		__down_common(sem, TASK_UNINTERRUPTIBLE);
+	}
+	lock_acquired(&sem->dep_map);
 }
 
 int down_interruptible(struct semaphore *sem)
@@ -96,10 +99,14 @@ int down_interruptible(struct semaphore *sem)
 
 	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
-	if (atomic_dec_return(&sem->count) < 0)
+	if (atomic_dec_return(&sem->count) < 0) {
+		lock_contended(&sem->dep_map);
 		ret = __down_common(sem, TASK_INTERRUPTIBLE);
+	}
 	if (ret)
 		lock_release(&sem->dep_map, _RET_IP_);
+	else
+		lock_acquired(&sem->dep_map);
 	return ret;
 }
 
