@@ -40,6 +40,7 @@
 #include <console.h>
 #include <kgdb.h>
 #include <kcsan.h>
+#include <trace.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
 /*
@@ -118,7 +119,8 @@ static bool parse_option(char *opt)
 			return true;
 		}
 	}
-	if (bench_parse_option(opt, eq + 1) || kcsan_parse_option(opt, eq + 1))
+	if (bench_parse_option(opt, eq + 1) || kcsan_parse_option(opt, eq + 1) ||
+	    trace_parse_option(opt, eq + 1))
 		return true;
 	*eq = '=';
 	return false;
@@ -210,10 +212,11 @@ static int run_benchmarks(void)
 
 static int kernel_init(void *unused)
 {
+	trace_boot();
 	if (bench_which[0])
-		machine_exit(run_benchmarks());
+		machine_exit(trace_end(run_benchmarks()));
 	if (test_glob)
-		machine_exit(kunit_run_tests(test_glob));
+		machine_exit(trace_end(kunit_run_tests(test_glob)));
 	console_run();
 }
 

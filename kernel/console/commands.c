@@ -15,6 +15,7 @@
 #include <bench.h>
 #include <console.h>
 #include <kunit/test.h>
+#include <trace.h>
 #include "shell.h"
 
 /* The build's .config, linked in by config_data.S. */
@@ -180,6 +181,35 @@ static void cmd_lockstat(int argc, char **argv)
 #endif
 }
 
+static void cmd_trace(int argc, char **argv)
+{
+#ifdef CONFIG_TRACING
+	unsigned int mask;
+
+	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "start")) {
+		mask = trace_parse_mask(argc == 3 ? argv[2] : "lock,sched");
+		if (mask) {
+			trace_start(mask);
+			printk("trace: started\n");
+		}
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "stop")) {
+		trace_stop();
+		printk("trace: stopped\n");
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "dump")) {
+		trace_dump();
+		return;
+	}
+	printk("usage: trace start [lock,sched,irq|all] | stop | dump\n");
+#else
+	printk("trace: this build has no CONFIG_TRACING "
+	       "(CONF=\"CONFIG_TRACING=y\")\n");
+#endif
+}
+
 static void cmd_halt(int argc, char **argv)
 {
 	printk("halting\n");
@@ -205,6 +235,8 @@ static const struct shell_command commands[] = {
 	  "provoke a lock scenario in tasks of its own", shell_demo },
 	{ "lockstat", "[clear]", "lock statistics per class (or reset them)",
 	  cmd_lockstat },
+	{ "trace", "start [WHAT]|stop|dump",
+	  "lock and scheduler events for a timeline", cmd_trace },
 	{ "cpus", "", "online CPUs: what runs, how busy", cmd_cpus },
 	{ "mem", "", "free and used memory", cmd_mem },
 	{ "uptime", "", "time since boot", cmd_uptime },

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <mutex.h>
 #include <irq.h>
+#include <trace.h>
 
 #if defined(CONFIG_DEBUG_MUTEXES)
 /*
@@ -97,6 +98,7 @@ static inline int __mutex_lock_common(struct mutex *lock, long state)
 	bool requeue = false;
 
 	lock_contended(&lock->dep_map);
+	trace_lock(TRACE_CONTENDED, lock, TRACE_MUTEX);
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
 	if (mutex_optimistic_spin(lock))
 		return 0;
@@ -225,6 +227,7 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
 	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
@@ -237,6 +240,7 @@ void fastcall mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 	lock_acquire(&lock->dep_map, subclass, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
 	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
 #endif
@@ -259,6 +263,7 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 		return ret;
 	}
 	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 	return 0;
@@ -286,6 +291,7 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 	/* Only a lock it got: a trylock never waits, so orders nothing. */
 	if (taken) {
 		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
+		trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 		mutex_set_owner(lock);
 	}
 	return taken;
@@ -305,5 +311,6 @@ __mutex_entry void fastcall mutex_unlock(struct mutex *lock)
 		return;
 	debug_mutex_clear_owner(lock);
 	mutex_clear_owner(lock);
+	trace_lock(TRACE_RELEASED, lock, TRACE_MUTEX);
 	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
 }
