@@ -326,7 +326,7 @@ SCENARIO ?=
 trace:
 	$(Q)$(CHECK_TOOLS) --with bench $(ARCH)
 	$(Q)$(MX) trace --arch $(ARCH) --scenario "$(SCENARIO)" \
-		--mutex $(if $(call given,MUTEX),$(MUTEX),spin)
+		--mutex $(if $(call given,MUTEX),$(MUTEX),spin) --accel $(ACCEL)
 
 # The Promela model of the mutex, checked with spin (docs/mutex-design.md).
 .PHONY: verify

@@ -93,6 +93,7 @@ def parser():
                    help=f"what to trace: {', '.join(trace.SCENARIOS)}")
     p.add_argument("--outdir", default="build/trace", help="JSON, PNGs and the log "
                    "(default build/trace)")
+    _add_accel(p)
     p = sub.add_parser("check-verdicts", help="runs that test nothing must not pass")
     _add_accel(p)
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
@@ -370,7 +371,8 @@ def cmd_trace(ap, arches, opts):
     if opts.scenario not in trace.SCENARIOS:
         ap.error(f"--scenario '{opts.scenario}': give one of "
                  f"{', '.join(trace.SCENARIOS)} (make trace SCENARIO=vfs)")
-    return trace.run(".", arches[opts.arch], opts.mutex, opts.scenario,
+    accel, _ = qemu.choose_accel(opts.accel, arches[opts.arch])
+    return trace.run(".", arches[opts.arch], opts.mutex, opts.scenario, accel,
                      os.path.join(START, opts.outdir))
 
 

@@ -328,8 +328,12 @@ COLOURS = {"running": "#4caf50", "waiting": "#e53935", "spinning": "#ff9800",
 
 
 def _window(slices, width):
-    """The width microseconds in which the most waits and spins begin."""
-    starts = sorted(s["ts"] for s in slices if s["cat"] in ("wait", "spin"))
+    """The width microseconds in which the most waits, spins and sleeps
+    begin: where the lock is busiest, but not in the trace's last fifth,
+    where the test's tasks end."""
+    last = max((s["ts"] for s in slices), default=0) * 0.8
+    starts = sorted(s["ts"] for s in slices if s["ts"] < last and (
+        s["cat"] in ("wait", "spin") or s["name"].startswith("sleeping")))
     if not starts:
         starts = sorted(s["ts"] for s in slices if s["cat"] == "hold")[:1] or [0]
     best, j = 0, 0
@@ -423,10 +427,10 @@ def _dump(s):
     return parse(text)
 
 
-def capture(root, arch, cfg, scenario, log):
+def capture(root, arch, cfg, scenario, accel, log):
     """Boots cfg's console, runs the scenario's parts; [(part, Dump)]."""
     image = os.path.join(at(root, build.builddir(root, cfg)), arch.boot_image)
-    argv = qemu.command(arch, qemu.Boot(image, CPUS, console=True))
+    argv = qemu.command(arch, qemu.Boot(image, CPUS, console=True), accel)
     with tempfile.TemporaryFile() as errors:
         proc, failed = qemu.start(f"trace {scenario}", argv, arch, log, errors,
                                   stdin=subprocess.PIPE)
@@ -456,7 +460,7 @@ def capture(root, arch, cfg, scenario, log):
             qemu.EMULATORS.forget(proc)
 
 
-def run(root, arch, mutex, scenario, outdir):
+def run(root, arch, mutex, scenario, accel, outdir):
     """make trace: build, boot, write OUTDIR/<scenario>.json and a PNG per
     part; the exit status."""
     cfg = build.BuildConfig(arch.name, mutex, TRACE_CONF)
@@ -468,7 +472,7 @@ def run(root, arch, mutex, scenario, outdir):
     log, path = open_log(outdir, f"{scenario}-{arch.name}-{mutex}")
     with log:
         try:
-            parts = capture(root, arch, cfg, scenario, log)
+            parts = capture(root, arch, cfg, scenario, accel, log)
         except ConsoleError as e:
             print(f"trace {scenario}: {e} (log: {path})", file=sys.stderr)
             return 1
