@@ -290,8 +290,9 @@ static void note_lock(const void *lock)
 static void print_entry(unsigned int cpu, const struct trace_entry *e)
 {
 	printk("trace: e %u %llu %s %u %lx %u %c\n", cpu,
-	       (unsigned long long)e->ts, type_names[e->type], e->pid,
-	       (unsigned long)e->obj, e->arg, e->aux ? e->aux : '-');
+	       (unsigned long long)e->ts, type_names[e->type],
+	       (unsigned int)e->pid, (unsigned long)e->obj,
+	       (unsigned int)e->arg, e->aux ? e->aux : '-');
 	if (e->obj)
 		note_lock(e->obj);
 }
@@ -314,8 +315,8 @@ static void dump_tasks(void)
 
 	for (int i = 0; i < TRACE_TASKS; i++)
 		if (tasks[i].comm[0])
-			printk("trace: task %u %s\n", tasks[i].pid,
-			       tasks[i].comm);
+			printk("trace: task %u %s\n",
+			       (unsigned int)tasks[i].pid, tasks[i].comm);
 	/* And the live ones never switched to while tracing. */
 	spin_lock_irqsave(&task_list_lock, flags);
 	list_for_each_entry(p, &task_list, tasks)
