@@ -128,12 +128,9 @@ void lock_stat_release(struct held_lock *hl)
 			 lock_stat_clock() - hl->holdtime_stamp);
 }
 
-/*
- * The current task's acquisition of map has to wait. Its contention point
- * is where the task asked for the lock (the held lock's ip): the caller
- * that waited, not the lock code that noticed.
- */
-void lock_contended(struct lockdep_map *map)
+/* Runs fn on the current task's counted entry for map, interrupts off. */
+static void with_held(struct lockdep_map *map,
+		      void (*fn)(struct held_lock *hl, struct cpu_stats *row))
 {
 	struct held_lock *hl;
 	unsigned long flags;
@@ -142,36 +139,44 @@ void lock_contended(struct lockdep_map *map)
 		return;
 	flags = arch_local_irq_save();
 	hl = lockdep_held_lock(map);
-	if (hl && hl->class && !hl->waittime_stamp) {
-		struct cpu_stats *row = this_row(hl->class);
-
-		hl->waittime_stamp = lock_stat_clock();
-		count_point(row, lockdep_class_id(hl->class), hl->ip);
-		if (READ_ONCE(map->cpu) != (int)smp_processor_id())
-			row->con_bounces++;
-	}
+	if (hl && hl->class)
+		fn(hl, this_row(hl->class));
 	arch_local_irq_restore(flags);
+}
+
+/*
+ * Its contention point is where the task asked for the lock (the held
+ * lock's ip): the caller that waited, not the lock code that noticed.
+ */
+static void contended(struct held_lock *hl, struct cpu_stats *row)
+{
+	if (hl->waittime_stamp)
+		return;
+	hl->waittime_stamp = lock_stat_clock();
+	count_point(row, lockdep_class_id(hl->class), hl->ip);
+	if (READ_ONCE(hl->map->cpu) != (int)smp_processor_id())
+		row->con_bounces++;
+}
+
+static void acquired(struct held_lock *hl, struct cpu_stats *row)
+{
+	u64 now = lock_stat_clock();
+
+	if (hl->waittime_stamp)
+		time_add(&row->waittime, now - hl->waittime_stamp);
+	got(hl, row, now);
+}
+
+/* The current task's acquisition of map has to wait. */
+void lock_contended(struct lockdep_map *map)
+{
+	with_held(map, contended);
 }
 
 /* The current task holds map now, after a wait or not. */
 void lock_acquired(struct lockdep_map *map)
 {
-	struct held_lock *hl;
-	unsigned long flags;
-
-	if (unlikely(!current || !map->key))
-		return;
-	flags = arch_local_irq_save();
-	hl = lockdep_held_lock(map);
-	if (hl && hl->class) {
-		struct cpu_stats *row = this_row(hl->class);
-		u64 now = lock_stat_clock();
-
-		if (hl->waittime_stamp)
-			time_add(&row->waittime, now - hl->waittime_stamp);
-		got(hl, row, now);
-	}
-	arch_local_irq_restore(flags);
+	with_held(map, acquired);
 }
 
 void lock_waited(struct lockdep_map *map, u64 start, unsigned long ip)
