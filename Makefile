@@ -132,7 +132,7 @@ menuconfig: $(O)/.config
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
 	sdcard-check lab grade check-labs check-debug-cost
-NOCONFIG_GOALS += grade-all
+NOCONFIG_GOALS += grade-all trace
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(O)/include/config/auto.conf
 endif
@@ -320,6 +320,14 @@ check-verdicts:
 	$(Q)$(CHECK_TOOLS) i386
 	$(Q)$(MX) check-verdicts --accel $(ACCEL)
 
+# A scenario's timeline: build/trace/<scenario>.json for Perfetto, and PNGs.
+SCENARIO ?=
+.PHONY: trace
+trace:
+	$(Q)$(CHECK_TOOLS) --with bench $(ARCH)
+	$(Q)$(MX) trace --arch $(ARCH) --scenario "$(SCENARIO)" \
+		--mutex $(if $(call given,MUTEX),$(MUTEX),spin) --accel $(ACCEL)
+
 # The Promela model of the mutex, checked with spin (docs/mutex-design.md).
 .PHONY: verify
 verify:
@@ -458,6 +466,7 @@ help:
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate'
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
+	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'
 	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
 	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'
@@ -476,6 +485,7 @@ help:
 	@echo '                 deterministic, guest time counts instructions (bench: build/bench-icount)'
 	@echo '  BENCH_SECS=s BENCH_RUNS=n BENCH_TASKS=n   bench: run time, boots per configuration, VFS tasks'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
+	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'
 	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'
 	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
 	@echo '  V=1            show the commands'

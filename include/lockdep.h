@@ -26,6 +26,9 @@ struct lock_class;
 struct lockdep_map {
 	const char *key;		/* its class; NULL: not validated */
 	struct lock_class *class;	/* of subclass 0, once looked up */
+#ifdef CONFIG_LOCK_STAT
+	int cpu;			/* that took it last: the bounces */
+#endif
 };
 
 /*
@@ -44,12 +47,19 @@ struct lockdep_map {
  */
 #define MAX_LOCK_DEPTH		32
 
+/* The most lock classes: the validator's table, and lock_stat's. */
+#define MAX_LOCKDEP_KEYS	256
+
 struct held_lock {
 	struct lockdep_map *map;
 	struct lock_class *class;	/* NULL if taken while switched off */
 	unsigned long ip;		/* where it was taken */
 	bool trylock;
 	bool in_irq;			/* taken in hardirq context */
+#ifdef CONFIG_LOCK_STAT
+	u64 waittime_stamp;		/* when it contended, or 0 */
+	u64 holdtime_stamp;		/* when it was got, or 0 */
+#endif
 };
 
 struct lockdep_task {
@@ -98,5 +108,7 @@ void lockdep_reset_keys(const void *keys, size_t size);
 #define lockdep_print_stats()			do { } while (0)
 
 #endif /* CONFIG_PROVE_LOCKING */
+
+#include <lock_stat.h>
 
 #endif

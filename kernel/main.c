@@ -40,6 +40,7 @@
 #include <console.h>
 #include <kgdb.h>
 #include <kcsan.h>
+#include <trace.h>
 
 char boot_command_line[COMMAND_LINE_SIZE];
 /*
@@ -118,7 +119,8 @@ static bool parse_option(char *opt)
 			return true;
 		}
 	}
-	if (bench_parse_option(opt, eq + 1) || kcsan_parse_option(opt, eq + 1))
+	if (bench_parse_option(opt, eq + 1) || kcsan_parse_option(opt, eq + 1) ||
+	    trace_parse_option(opt, eq + 1))
 		return true;
 	*eq = '=';
 	return false;
@@ -177,7 +179,9 @@ static void parse_command_line(void)
 /* Not inlined: gdb's "break start_kernel" would stop on its line. */
 noinline const char *mutex_build_name(void)
 {
-#if defined(CONFIG_PROVE_LOCKING)
+#if defined(CONFIG_LOCK_STAT)
+	return "debug+lockdep+lockstat";
+#elif defined(CONFIG_PROVE_LOCKING)
 	return "debug+lockdep";
 #elif defined(CONFIG_DEBUG_MUTEXES)
 	return "debug";
@@ -208,10 +212,11 @@ static int run_benchmarks(void)
 
 static int kernel_init(void *unused)
 {
+	trace_boot();
 	if (bench_which[0])
-		machine_exit(run_benchmarks());
+		machine_exit(trace_end(run_benchmarks()));
 	if (test_glob)
-		machine_exit(kunit_run_tests(test_glob));
+		machine_exit(trace_end(kunit_run_tests(test_glob)));
 	console_run();
 }
 

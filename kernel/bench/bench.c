@@ -13,7 +13,11 @@
  *   synchro.secs=S synchro.verbose=0|1	run time (5), progress lines (0)
  *   vfs.tasks=N vfs.secs=S		the VFS test (16 tasks, 10 s)
  *   vfs.mutex_first=0|1		run the mutexes before the semaphore (0)
+ *   vfs.lock=N				only the Nth lock: 1 semaphore, 2 mutex,
+ *					3 spinning mutex, 4 with handoff (0: all)
  *   overhead.secs=S			each loop of the overhead test (2)
+ *   bench.lockstat=0|1			lock statistics of the run, printed
+ *					after it (CONFIG_LOCK_STAT builds)
  *
  * scripts/mutexos/bench.py boots these and reads the lines back.
  */
@@ -33,7 +37,9 @@ static int opt_mutexes = -1, opt_sems = -1;
 static int opt_count = 1, opt_load = 1, opt_interval = 1, opt_do_sched = 1;
 static int opt_synchro_secs = 5, opt_verbose;
 static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
+static int opt_vfs_lock;
 static int opt_overhead_secs = 2;
+static int opt_lockstat;
 
 static const struct bench_option {
 	const char *name;
@@ -52,7 +58,9 @@ static const struct bench_option {
 	{ "vfs.tasks", &opt_vfs_tasks, 64, 16 },
 	{ "vfs.secs", &opt_vfs_secs, 3600, 10 },
 	{ "vfs.mutex_first", &opt_mutex_first, 1, 0 },
+	{ "vfs.lock", &opt_vfs_lock, 4, 0 },
 	{ "overhead.secs", &opt_overhead_secs, 3600, 2 },
+	{ "bench.lockstat", &opt_lockstat, 1, 0 },
 };
 
 /* Each bench command of the console starts from the defaults. */
@@ -137,6 +145,11 @@ static int run_vfs(void)
 	int tasks = max(opt_vfs_tasks, 1);
 	bool ok = true;
 
+	if (opt_vfs_lock > (int)NR_VFS_LOCKS) {
+		printk("bench: vfs.lock=%d: this build has %u locks\n",
+		       opt_vfs_lock, (unsigned int)NR_VFS_LOCKS);
+		return EXIT_ERROR;
+	}
 	/*
 	 * Half a second of each, unmeasured, first, so that no measured run
 	 * is the one that pays for a cold boot: the emulator translating
@@ -149,6 +162,8 @@ static int run_vfs(void)
 
 		if (!warm_up && opt_mutex_first)
 			k = (k + 1) % NR_VFS_LOCKS;
+		if (opt_vfs_lock && k != (size_t)opt_vfs_lock - 1)
+			continue;
 		if (vfs_bench_run(vfs_locks[k], tasks, warm_up ? 500 : msecs,
 				  &res[k])) {
 			printk("bench: vfs: out of memory\n");
@@ -157,6 +172,8 @@ static int run_vfs(void)
 	}
 	if (signal_pending(current))
 		return 0;	/* a run cut short: no figures */
+	if (opt_vfs_lock)
+		return vfs_bench_report(&res[opt_vfs_lock - 1], msecs) ? 0 : 1;
 	for (size_t k = 0; k < NR_VFS_LOCKS; k++)
 		ok &= vfs_bench_report(&res[k], msecs);
 	/* Each mutex against the semaphore, the new ones against 2006's. */
@@ -225,7 +242,16 @@ int bench_run(const char *which)
 		       "(synchro, vfs, overhead or all)\n", which);
 		return EXIT_ERROR;
 	}
+#ifndef CONFIG_LOCK_STAT
+	if (opt_lockstat) {
+		printk("bench: bench.lockstat=1 needs a build with "
+		       "CONFIG_LOCK_STAT=y\n");
+		return EXIT_ERROR;
+	}
+#endif
 	printk("bench: start which=%s cpus=%u\n", which, num_online_cpus());
+	if (opt_lockstat)
+		lock_stat_clear();
 	if (synchro) {
 		s = run_synchro();
 		status = max(status, s);
@@ -242,6 +268,8 @@ int bench_run(const char *which)
 		printk("bench: interrupted\n");
 		return EXIT_ERROR;
 	}
+	if (opt_lockstat)
+		lock_stat_print();
 	printk("bench: end status=%d\n", status);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <ramfs.h>
+#include <trace.h>
 
 /*
  * The directory lock, with its use measured: a couple of clock reads per
@@ -54,6 +55,9 @@ void ramfs_dir_init(struct ramfs_dir *dir, bool use_mutex)
 	dir->use_mutex = use_mutex;
 	mutex_init(&dir->i_mutex);
 	sema_init(&dir->i_sem, 1);
+	/* On the heap: the symbol table cannot name them in a trace. */
+	trace_name_lock(&dir->i_mutex, "i_mutex");
+	trace_name_lock(&dir->i_sem, "i_sem");
 	for (int i = 0; i < RAMFS_HASH_SIZE; i++)
 		INIT_LIST_HEAD(&dir->hash[i]);
 	dir->nr_entries = 0;

@@ -16,6 +16,7 @@
 #include <bench.h>
 #include <console.h>
 #include <kunit/test.h>
+#include <trace.h>
 #include "shell.h"
 
 /* The build's .config, linked in by config_data.S. */
@@ -162,6 +163,54 @@ static void cmd_config(int argc, char **argv)
 	}
 }
 
+static void cmd_lockstat(int argc, char **argv)
+{
+#ifdef CONFIG_LOCK_STAT
+	if (argc == 1) {
+		lock_stat_print();
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "clear")) {
+		lock_stat_clear();
+		printk("lock_stat: cleared\n");
+		return;
+	}
+	printk("usage: lockstat [clear]\n");
+#else
+	printk("lockstat: this build has no CONFIG_LOCK_STAT (MUTEX=debug "
+	       "CONF=\"CONFIG_PROVE_LOCKING=y CONFIG_LOCK_STAT=y\")\n");
+#endif
+}
+
+static void cmd_trace(int argc, char **argv)
+{
+#ifdef CONFIG_TRACING
+	unsigned int mask;
+
+	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "start")) {
+		mask = trace_parse_mask(argc == 3 ? argv[2] : "lock,sched");
+		if (mask) {
+			trace_start(mask);
+			printk("trace: started\n");
+		}
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "stop")) {
+		trace_stop();
+		printk("trace: stopped\n");
+		return;
+	}
+	if (argc == 2 && !strcmp(argv[1], "dump")) {
+		trace_dump();
+		return;
+	}
+	printk("usage: trace start [lock,sched,irq|all] | stop | dump\n");
+#else
+	printk("trace: this build has no CONFIG_TRACING "
+	       "(CONF=\"CONFIG_TRACING=y\")\n");
+#endif
+}
+
 static void cmd_halt(int argc, char **argv)
 {
 	printk("halting\n");
@@ -185,6 +234,10 @@ static const struct shell_command commands[] = {
 	  cmd_bench },
 	{ "demo", "aa|abba|chain N|interrupt|starve|stop",
 	  "provoke a lock scenario in tasks of its own", shell_demo },
+	{ "lockstat", "[clear]", "lock statistics per class (or reset them)",
+	  cmd_lockstat },
+	{ "trace", "start [WHAT]|stop|dump",
+	  "lock and scheduler events for a timeline", cmd_trace },
 	{ "cpus", "", "online CPUs: what runs, how busy", cmd_cpus },
 	{ "mem", "", "free and used memory", cmd_mem },
 	{ "uptime", "", "time since boot", cmd_uptime },

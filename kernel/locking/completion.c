@@ -49,11 +49,15 @@ void complete_all(struct completion *x)
  * out or a signal came in an interruptible state. Returns the jiffies left
  * (at least 1) on success, 0 on timeout, -ERESTARTSYS on a signal.
  */
-static long do_wait_for_common(struct completion *x, long timeout, int state)
+/* ip: the caller that waits, for lock_stat. */
+static long do_wait_for_common(struct completion *x, long timeout, int state,
+			       unsigned long ip)
 {
 	DECLARE_WAITQUEUE(wait, current);
 
 	if (!x->done) {
+		u64 start = lock_stat_clock();
+
 		wait.flags |= WQ_FLAG_EXCLUSIVE;
 		list_add_tail(&wait.entry, &x->wait.head);
 		do {
@@ -70,35 +74,39 @@ static long do_wait_for_common(struct completion *x, long timeout, int state)
 		list_del_init(&wait.entry);
 		if (!x->done)
 			return timeout;
+		lock_waited(&x->wait.lock.dep_map, start, ip);
 	}
 	if (x->done != COMPLETION_DONE_ALL)
 		x->done--;
 	return timeout ? timeout : 1;
 }
 
-static long wait_for_common(struct completion *x, long timeout, int state)
+static long wait_for_common(struct completion *x, long timeout, int state,
+			    unsigned long ip)
 {
 	might_sleep();
 	spin_lock_irq(&x->wait.lock);
-	timeout = do_wait_for_common(x, timeout, state);
+	timeout = do_wait_for_common(x, timeout, state, ip);
 	spin_unlock_irq(&x->wait.lock);
 	return timeout;
 }
 
 void wait_for_completion(struct completion *x)
 {
-	wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_UNINTERRUPTIBLE);
+	wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_UNINTERRUPTIBLE,
+			_RET_IP_);
 }
 
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout)
 {
-	return wait_for_common(x, timeout, TASK_UNINTERRUPTIBLE);
+	return wait_for_common(x, timeout, TASK_UNINTERRUPTIBLE, _RET_IP_);
 }
 
 int wait_for_completion_interruptible(struct completion *x)
 {
-	long t = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_INTERRUPTIBLE);
+	long t = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_INTERRUPTIBLE,
+				 _RET_IP_);
 
 	return t == -ERESTARTSYS ? t : 0;
 }
@@ -106,7 +114,7 @@ int wait_for_completion_interruptible(struct completion *x)
 long wait_for_completion_interruptible_timeout(struct completion *x,
 					       unsigned long timeout)
 {
-	return wait_for_common(x, timeout, TASK_INTERRUPTIBLE);
+	return wait_for_common(x, timeout, TASK_INTERRUPTIBLE, _RET_IP_);
 }
 
 bool try_wait_for_completion(struct completion *x)

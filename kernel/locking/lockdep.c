@@ -33,7 +33,6 @@
 #include <lockdep.h>
 #include <asm/spinlock.h>
 
-#define MAX_LOCKDEP_KEYS	256	/* lock classes */
 #define MAX_LOCKDEP_ENTRIES	1024	/* dependencies */
 #define CLASS_HASH_BITS		7
 #define CLASS_HASH_SIZE		(1 << CLASS_HASH_BITS)
@@ -246,6 +245,7 @@ static struct lock_class *alloc_class(void)
 		class = &classes[classes_touched++];
 	nr_classes++;
 	memset(class, 0, sizeof(*class));
+	lock_stat_class_new(class - classes);
 	return class;
 }
 
@@ -743,6 +743,7 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 	next->trylock = trylock;
 	next->in_irq = in_irq();
 	next->class = READ_ONCE(lockdep_on) ? map_class(map, subclass) : NULL;
+	lock_stat_acquire(next);
 	if (next->class)
 		validate(lt, next, !arch_irqs_disabled_flags(flags));
 	lt->depth++;
@@ -798,6 +799,7 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 	/* Interrupts came on while it was held (spin_lock, then sti). */
 	if (hl->class && !hl->in_irq && !arch_irqs_disabled_flags(flags))
 		mark_usage(hl->class, HELD_IRQS_ON, ip);
+	lock_stat_release(hl);
 	/* Usually the last one taken: then nothing above it moves down. */
 	if (i < (int)lt->depth - 1)
 		memmove(hl, hl + 1, (lt->depth - i - 1) * sizeof(*hl));
@@ -834,6 +836,38 @@ bool lockdep_may_reinit(struct lockdep_map *map, unsigned long ip)
 	arch_local_irq_restore(flags);
 	return i < 0;
 }
+
+#ifdef CONFIG_LOCK_STAT
+/* What lockstat.c needs of the classes and the held-lock stacks. */
+
+unsigned int lockdep_class_id(const struct lock_class *class)
+{
+	return class - classes;
+}
+
+struct lock_class *lockdep_map_class(struct lockdep_map *map,
+				     unsigned int subclass)
+{
+	return READ_ONCE(lockdep_on) ? map_class(map, subclass) : NULL;
+}
+
+/* The current task's entry for map; interrupts off. */
+struct held_lock *lockdep_held_lock(struct lockdep_map *map)
+{
+	struct lockdep_task *lt = &current->lockdep;
+	int i = find_held(lt, map);
+
+	return i < 0 ? NULL : &lt->held[i];
+}
+
+const char *lockdep_class_key(unsigned int id, unsigned int *subclass)
+{
+	if (id >= classes_touched)
+		return NULL;
+	*subclass = classes[id].subclass;
+	return READ_ONCE(classes[id].key);
+}
+#endif
 
 /* ---- figures, and starting afresh ---- */
 

@@ -24,6 +24,7 @@
 #include <smp.h>
 #include <mutex.h>
 #include <osq_lock.h>
+#include <trace.h>
 #include "mutex-spin.h"
 
 /* Run-time switches: the benchmark measures the mutex with each one off. */
@@ -67,11 +68,13 @@ bool mutex_optimistic_spin(struct mutex *lock)
 
 	if (!can_spin(lock))
 		return false;
+	trace_lock(TRACE_SPIN_START, lock, TRACE_MUTEX);
 	/* Our CPU's queue node and the owner's on_cpu need us to stay here. */
 	preempt_disable();
 	/* False: we left the queue (see osq_lock()), so sleep instead. */
 	if (!osq_lock(&lock->osq)) {
 		preempt_enable();
+		trace_spin_stop(lock, '0');
 		return false;
 	}
 	for (;;) {
@@ -92,6 +95,7 @@ bool mutex_optimistic_spin(struct mutex *lock)
 	}
 	osq_unlock(&lock->osq);
 	preempt_enable();
+	trace_spin_stop(lock, taken ? '1' : '0');
 	return taken;
 }
 
@@ -131,6 +135,7 @@ bool mutex_handoff(struct mutex *lock)
 	/* count stays at or below 0: locked, ours to give. */
 	lock->handoff = NULL;
 	WRITE_ONCE(lock->owner, to);
+	trace_handoff(lock, to);
 	wake_up_process(to);
 	return true;
 }

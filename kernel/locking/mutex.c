@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <mutex.h>
 #include <irq.h>
+#include <trace.h>
 
 #if defined(CONFIG_DEBUG_MUTEXES)
 /*
@@ -96,6 +97,8 @@ static inline int __mutex_lock_common(struct mutex *lock, long state)
 	struct mutex_waiter waiter;
 	bool requeue = false;
 
+	lock_contended(&lock->dep_map);
+	trace_lock(TRACE_CONTENDED, lock, TRACE_MUTEX);
 	/* CONFIG_MUTEX_SPIN_ON_OWNER: first spin while the owner runs. */
 	if (mutex_optimistic_spin(lock))
 		return 0;
@@ -223,6 +226,8 @@ __mutex_entry void fastcall mutex_lock(struct mutex *lock)
 	/* Before it may block: the validator speaks before a deadlock. */
 	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
@@ -234,6 +239,8 @@ void fastcall mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 		return;
 	lock_acquire(&lock->dep_map, subclass, false, _RET_IP_);
 	__mutex_fastpath_lock(&lock->count, __mutex_lock_slowpath);
+	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	debug_mutex_set_owner(lock, _RET_IP_);
 }
 #endif
@@ -255,6 +262,8 @@ __mutex_entry int fastcall mutex_lock_interruptible(struct mutex *lock)
 		lock_release(&lock->dep_map, _RET_IP_);
 		return ret;
 	}
+	lock_acquired(&lock->dep_map);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 	mutex_set_owner(lock);
 	debug_mutex_set_owner(lock, _RET_IP_);
 	return 0;
@@ -282,6 +291,7 @@ __mutex_entry int fastcall mutex_trylock(struct mutex *lock)
 	/* Only a lock it got: a trylock never waits, so orders nothing. */
 	if (taken) {
 		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
+		trace_lock(TRACE_ACQUIRED, lock, TRACE_MUTEX);
 		mutex_set_owner(lock);
 	}
 	return taken;
@@ -301,5 +311,6 @@ __mutex_entry void fastcall mutex_unlock(struct mutex *lock)
 		return;
 	debug_mutex_clear_owner(lock);
 	mutex_clear_owner(lock);
+	trace_lock(TRACE_RELEASED, lock, TRACE_MUTEX);
 	__mutex_fastpath_unlock(&lock->count, __mutex_unlock_slowpath);
 }

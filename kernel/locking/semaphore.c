@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <trace.h>
 
 /*
  * The same context check as the mutex, so that the two compare fairly:
@@ -86,8 +87,13 @@ void down(struct semaphore *sem)
 {
 	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
-	if (atomic_dec_return(&sem->count) < 0)
+	if (atomic_dec_return(&sem->count) < 0) {
+		lock_contended(&sem->dep_map);
+		trace_lock(TRACE_CONTENDED, sem, TRACE_SEM);
 		__down_common(sem, TASK_UNINTERRUPTIBLE);
+	}
+	lock_acquired(&sem->dep_map);
+	trace_lock(TRACE_ACQUIRED, sem, TRACE_SEM);
 }
 
 int down_interruptible(struct semaphore *sem)
@@ -96,11 +102,18 @@ int down_interruptible(struct semaphore *sem)
 
 	sem_might_sleep();
 	lock_acquire(&sem->dep_map, 0, false, _RET_IP_);
-	if (atomic_dec_return(&sem->count) < 0)
+	if (atomic_dec_return(&sem->count) < 0) {
+		lock_contended(&sem->dep_map);
+		trace_lock(TRACE_CONTENDED, sem, TRACE_SEM);
 		ret = __down_common(sem, TASK_INTERRUPTIBLE);
-	if (ret)
+	}
+	if (ret) {
 		lock_release(&sem->dep_map, _RET_IP_);
-	return ret;
+		return ret;
+	}
+	lock_acquired(&sem->dep_map);
+	trace_lock(TRACE_ACQUIRED, sem, TRACE_SEM);
+	return 0;
 }
 
 /*
@@ -127,12 +140,14 @@ int down_trylock(struct semaphore *sem)
 	if (atomic_dec_return(&sem->count) < 0)
 		return __down_trylock(sem);
 	lock_acquire(&sem->dep_map, 0, true, _RET_IP_);
+	trace_lock(TRACE_ACQUIRED, sem, TRACE_SEM);
 	return 0;
 }
 
 void up(struct semaphore *sem)
 {
 	lock_release(&sem->dep_map, _RET_IP_);
+	trace_lock(TRACE_RELEASED, sem, TRACE_SEM);
 	if (atomic_inc_return(&sem->count) <= 0)
 		wake_up(&sem->wait);
 }

@@ -78,9 +78,10 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 	bool reported = false;
 
 	while (!arch_spin_trylock(&lock->raw)) {
-		if (!start)
+		if (!start) {
 			start = ktime_get_ns();
-		else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
+			lock_contended(&lock->dep_map);
+		} else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
 			spin_lockup(lock);
 			reported = true;
 		}
@@ -117,6 +118,7 @@ static void __spin_lock(spinlock_t *lock, unsigned int subclass,
 	/* Before spinning: a deadlock is reported before it happens. */
 	lock_acquire(&lock->dep_map, subclass, false, ip);
 	debug_spin_lock(lock, ip);
+	lock_acquired(&lock->dep_map);
 }
 
 void _spin_lock(spinlock_t *lock)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <irqflags.h>
 #include <arch.h>
+#include <trace.h>
 #include <asm/spinlock.h>
 
 struct cpu_rq {
@@ -123,6 +124,7 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	smp_mb();
 	rq_lock_irqsave(&flags);
 	if (p->state & state) {
+		trace_sched_wakeup(p);
 		p->state = TASK_RUNNING;
 		woken = 1;
 		cpu_rqs[smp_processor_id()].nr_wakeups++;
@@ -223,6 +225,7 @@ static void __schedule(void)
 	next->on_cpu = 1;
 	next->thread_info->cpu = cpu;
 	rq->curr = next;
+	trace_sched_switch(prev, next);
 	prev = switch_to(prev, next);
 	finish_task_switch(prev);
 }

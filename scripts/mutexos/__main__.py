@@ -9,6 +9,7 @@
   check-runner  the runner checks itself
   check-det-bench  two deterministic (icount) boots agree exactly; the mutex's gate
   check-debug-cost  the debug build's and the validator's price against native (icount)
+  trace         a lock scenario's timeline: Chrome trace-event JSON and PNGs
   check-iso     the kernel boots from a GRUB ISO and passes
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
@@ -32,6 +33,7 @@ import sys
 
 from . import arches as arches_mod
 from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import trace
 from .build import MUTEXES
 from .verdict import exit_code, total_line
 
@@ -84,6 +86,14 @@ def parser():
     _add_accel(p)
     sub.add_parser("check-det-bench", help="deterministic benchmarks: exact, and the gate")
     sub.add_parser("check-debug-cost", help="the debug build's price, exact, and its gate")
+    p = sub.add_parser("trace", help="a lock scenario's timeline for Perfetto, and PNGs")
+    p.add_argument("--arch", required=True, help="the arch")
+    p.add_argument("--mutex", default="spin", help="the mutex build (default spin)")
+    p.add_argument("--scenario", required=True,
+                   help=f"what to trace: {', '.join(trace.SCENARIOS)}")
+    p.add_argument("--outdir", default="build/trace", help="JSON, PNGs and the log "
+                   "(default build/trace)")
+    _add_accel(p)
     p = sub.add_parser("check-verdicts", help="runs that test nothing must not pass")
     _add_accel(p)
     p = sub.add_parser("check-iso", help="boot from a GRUB ISO")
@@ -355,6 +365,20 @@ def cmd_check_debug_cost(ap, arches, opts):
     return exit_code([result])
 
 
+def cmd_trace(ap, arches, opts):
+    """make trace: one scenario's timeline."""
+    if opts.arch not in arches:
+        ap.error(f"--arch {opts.arch}: not one of {', '.join(arches)}")
+    if opts.mutex not in MUTEXES:
+        ap.error(f"--mutex {opts.mutex}: not one of {', '.join(MUTEXES)}")
+    if opts.scenario not in trace.SCENARIOS:
+        ap.error(f"--scenario '{opts.scenario}': give one of "
+                 f"{', '.join(trace.SCENARIOS)} (make trace SCENARIO=vfs)")
+    accel, _ = qemu.choose_accel(opts.accel, arches[opts.arch])
+    return trace.run(".", arches[opts.arch], opts.mutex, opts.scenario, accel,
+                     os.path.join(START, opts.outdir))
+
+
 def cmd_check_verdicts(ap, arches, opts):
     """The verdict check."""
     accel, _ = qemu.choose_accel(opts.accel, arches[checks.ISO_BUILD.arch])
@@ -502,7 +526,7 @@ COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
     "check-det-bench": cmd_check_det_bench, "check-debug-cost": cmd_check_debug_cost,
-    "check-verdicts": cmd_check_verdicts, "lab": cmd_lab, "grade": cmd_grade,
+    "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab, "grade": cmd_grade,
     "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
 }
 

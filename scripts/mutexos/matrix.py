@@ -25,7 +25,9 @@ means all of its values (see scripts/test.mk for the history):
     the 2006 kernels were (-Os, -mregparm=3, no frame pointers), when its
     arch and the native build are selected and no CPU count was given;
   - each selected arch boots the lock-order validator's build (debug with
-    CONFIG_PROVE_LOCKING=y) once, at its largest ARCH_TEST_CPUS count,
+    CONFIG_PROVE_LOCKING=y, and the lock statistics and the event tracer,
+    whose suites need it or are cheap there) once, at its largest
+    ARCH_TEST_CPUS count,
     when the debug build is selected and no CPU count was given; so does
     the race detector's build (debug with CONFIG_KCSAN=y), with its own
     suite and the lock suites (KCSAN_SUITES);
@@ -64,6 +66,9 @@ PLAIN_CONSOLE_BUILD = BuildConfig("i386", "native")
 WAY_IN_SUITES = "test=smp*,kernel*,timer*,mutex.*"
 # The lock-order validator rides on the debug build (docs/lockdep.md).
 PROVE_LOCKING = "CONFIG_PROVE_LOCKING=y"
+# Its boot in make test also runs the suites lock_stat and trace: lock
+# statistics need the validator, and the tracer is off in the other builds.
+VALIDATOR_BOOT = PROVE_LOCKING + " CONFIG_LOCK_STAT=y CONFIG_TRACING=y"
 # The builds debugcost.py boots (make check-debug-cost).
 DEBUG_COST_BUILDS = (BuildConfig("i386", "native"), BuildConfig("i386", "debug"),
                      BuildConfig("i386", "debug", PROVE_LOCKING))
@@ -170,7 +175,7 @@ def _test_cpus(arch, mutex):
 
 def _add_prove_locking(plan, arch, timeout):
     """One boot of the whole suite under the lock-order validator."""
-    cfg = BuildConfig(arch.name, "debug", PROVE_LOCKING)
+    cfg = BuildConfig(arch.name, "debug", VALIDATOR_BOOT)
     cpus = max(arch.test_cpus)
     plan.add_build(cfg)
     plan.boots.append(_expect_boot(f"{arch.name}-debug-lockdep-cpus{cpus}", cfg,

@@ -45,7 +45,7 @@ class TestPlan(unittest.TestCase):
         self.assertNotIn("x86_64-xchg-cpus1", names(plan))
         self.assertIn("x86_64-debug-cpus1", names(plan))
         for arch in ARCHES:
-            self.assertIn(BuildConfig(arch, "debug", "CONFIG_PROVE_LOCKING=y"),
+            self.assertIn(BuildConfig(arch, "debug", matrix.VALIDATOR_BOOT),
                           plan.builds)
             self.assertIn(BuildConfig(arch, "debug", "CONFIG_KCSAN=y"), plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
@@ -140,7 +140,7 @@ class TestPlan(unittest.TestCase):
         self.assertRegex(gdb.append, r"(^| )kgdbwait( |$)")
         boot = plan.boots[4]
         self.assertEqual((boot.config, boot.cpus, boot.append),
-                         (BuildConfig("x86_64", "debug", "CONFIG_PROVE_LOCKING=y"), 4,
+                         (BuildConfig("x86_64", "debug", matrix.VALIDATOR_BOOT), 4,
                           "test=* expect_cpus=4 hung_task_timeout=0"))
         kcsan = plan.boots[5]
         self.assertEqual((kcsan.config, kcsan.cpus), (BuildConfig("x86_64", "debug",
