@@ -18,6 +18,9 @@ struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.comm = "swapper/0",
 	.prio = DEFAULT_PRIO,
+	.static_prio = DEFAULT_PRIO,
+	.normal_prio = DEFAULT_PRIO,
+	.policy = SCHED_NORMAL,
 	.cpus_allowed = 0,
 	.idle = 1,
 	.on_rq = 0,
@@ -57,7 +60,8 @@ static void thread_info_init(struct thread_info *ti, struct task_struct *p,
 
 static void task_struct_init(struct task_struct *p, const char *name)
 {
-	p->prio = DEFAULT_PRIO;
+	p->prio = p->static_prio = p->normal_prio = DEFAULT_PRIO;
+	p->policy = SCHED_NORMAL;
 	p->cpus_allowed = -1;
 	INIT_LIST_HEAD(&p->run_list);
 	init_completion(&p->exited);
