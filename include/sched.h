@@ -56,6 +56,7 @@ struct sched_param {
 
 struct mutex_waiter;
 struct mutex;
+struct rt_mutex_waiter;
 
 struct task_struct {
 	volatile long state;		/* TASK_* or EXIT_* */
@@ -97,7 +98,12 @@ struct task_struct {
 	void *kunit;			/* the test case this task runs, if any */
 	unsigned long hung_last_switches; /* for the hung-task watchdog */
 
+	/* priority inheritance (kernel/locking/rtmutex.c), under its pi_lock */
+	struct list_head pi_waiters;	/* top waiters of its rt-mutexes */
+	struct rt_mutex_waiter *pi_blocked_on; /* the rt-mutex it waits for */
+
 #ifdef CONFIG_DEBUG_MUTEXES
+	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 	struct mutex_waiter *blocked_on; /* the mutex it waits for */
 	struct list_head held_locks;	/* mutexes it holds */
 	arch_spinlock_t held_locks_lock; /* whoever changes or walks it */

@@ -101,6 +101,26 @@ struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
 	return t;
 }
 
+int run_driver(int (*fn)(void *), void *arg)
+{
+	struct task_struct *d = task_create_sched(fn, arg, SCHED_FIFO, 50, 0,
+						  "rt-driver");
+
+	if (!d)
+		return -ENOMEM;
+	wake_up_process(d);
+	return kthread_join(d);
+}
+
+int wake_all(void *tasks)
+{
+	struct task_struct **t = tasks;
+
+	for (; *t; t++)
+		wake_up_process(*t);
+	return 0;
+}
+
 void order_log_init(struct order_log *log)
 {
 	atomic_set(&log->n, 0);

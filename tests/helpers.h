@@ -64,6 +64,15 @@ struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
 				      int policy, int prio, int cpu,
 				      const char *name);
 
+/*
+ * Runs fn(arg) as FIFO 50 on CPU 0, above every task a case starts: what
+ * the driver wakes there waits until it sleeps or ends, and it can wait
+ * for another CPU without sleeping. Returns fn's result, or -ENOMEM.
+ */
+int run_driver(int (*fn)(void *), void *arg);
+/* A driver's fn: wakes each task of a NULL-ended array, in order. */
+int wake_all(void *tasks);
+
 /* Events in the order tasks logged them, from any CPU. */
 #define ORDER_LOG_MAX	64
 struct order_log {

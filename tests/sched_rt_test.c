@@ -15,22 +15,6 @@
 
 static struct order_log rt_log;
 
-/*
- * Runs fn(arg) as FIFO 50 on CPU 0, above every task a case starts: what
- * the driver wakes there waits until it ends, and it can wait for
- * another CPU without sleeping, so that CPU 0 never runs what it woke.
- */
-static int run_driver(int (*fn)(void *), void *arg)
-{
-	struct task_struct *d = task_create_sched(fn, arg, SCHED_FIFO, 50, 0,
-						  "rt-driver");
-
-	if (!d)
-		return -ENOMEM;
-	wake_up_process(d);
-	return kthread_join(d);
-}
-
 static int log_and_exit(void *ev)
 {
 	order_log_add(&rt_log, (long)ev);
@@ -144,15 +128,6 @@ static int fifo_worker(void *arg)
 	while (time_before(jiffies, end))
 		cpu_relax();
 	order_log_add(&rt_log, id);
-	return 0;
-}
-
-static int wake_all(void *tasks)
-{
-	struct task_struct **t = tasks;
-
-	for (; *t; t++)
-		wake_up_process(*t);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <irqflags.h>
 #include <arch.h>
 #include <asm/spinlock.h>
+#include <rtmutex.h>
 
 struct cpu_rq {
 	struct task_struct *curr;
@@ -475,9 +476,9 @@ int sched_setscheduler(struct task_struct *p, int policy,
 	p->policy = policy;
 	p->rt_priority = param->sched_priority;
 	p->normal_prio = normal_prio(p);
-	__set_prio(p, p->normal_prio);
 	rq_unlock_irqrestore(flags);
 	preempt_enable();
+	rt_mutex_adjust_pi(p);
 	return 0;
 }
 
