@@ -306,6 +306,55 @@ static void deadlock_refused(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rt_mutex_is_locked(&m1));
 }
 
+/* Waits until t has ended or sleeps, blocked; false after RT_WAIT_SECS. */
+static bool ended_or_blocked(struct task_struct *t)
+{
+	unsigned long end = jiffies + RT_WAIT_SECS * HZ;
+
+	while (READ_ONCE(t->state) != EXIT_ZOMBIE &&
+	       (READ_ONCE(t->state) != TASK_INTERRUPTIBLE ||
+		READ_ONCE(t->on_rq))) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}
+
+/*
+ * With the bound lowered to 1 link, joining a chain of 2 is refused like
+ * a deadlock (the debug build says the chain is too long).
+ */
+static void chain_longer_than_bound_refused(struct kunit *test)
+{
+	unsigned int saved = max_lock_depth;
+	struct rt_mutex m[3];
+	struct locker a, b;
+	struct task_struct *ta, *tb;
+
+	kunit_expect_reports(test);
+	order_log_init(&log);
+	init_distinct(m, 3);
+	rt_mutex_lock(&m[0]);
+	a = (struct locker){ .held = &m[1], .lock = &m[0], .id = 1 };
+	ta = block_locker(test, &a, 10);
+	KUNIT_ASSERT_NOT_NULL(test, ta);
+	b = (struct locker){ .held = &m[2], .lock = &m[1], .id = 2,
+			     .interruptible = true };
+	tb = task_create_sched(locker_fn, &b, SCHED_FIFO, 20, -1, "rt-locker");
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	max_lock_depth = 0;
+	wake_up_process(tb);
+	/* Refused, it ends at once; let in, it waits for m[1]. */
+	KUNIT_EXPECT_TRUE(test, ended_or_blocked(tb));
+	max_lock_depth = saved;
+	KUNIT_EXPECT_EQ(test, b.ret, -EDEADLK);
+	rt_mutex_unlock(&m[0]);
+	KUNIT_EXPECT_EQ(test, kthread_join(ta), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(tb), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&log, 2), -1);
+}
+
 /* An unlock by a task that does not own the lock is refused. */
 static void unlock_by_other_refused(struct kunit *test)
 {
@@ -363,6 +412,7 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(donation_lowered_when_waiter_leaves_on_signal),
 	KUNIT_CASE(priority_changed_while_boosted),
 	KUNIT_CASE(deadlock_refused),
+	KUNIT_CASE(chain_longer_than_bound_refused),
 	KUNIT_CASE(unlock_by_other_refused),
 	KUNIT_CASE(inversion_with_mutex),
 	KUNIT_CASE(inversion_with_rt_mutex),
