@@ -86,6 +86,11 @@ int rt_mutex_getprio(struct task_struct *p);
 void rt_mutex_adjust_pi(struct task_struct *p);
 /* The name of the rt-mutex p waits for, or NULL (for ps). */
 const char *rt_mutex_blocked_on(struct task_struct *p);
+/*
+ * For locks and SysRq d: every task an rt-mutex boosts or blocks, with
+ * its priority, and in the debug build every rt-mutex each one holds.
+ */
+void rt_mutex_show_all(void);
 /* The longest owner chain followed before -EDEADLK (Linux's 1024). */
 extern unsigned int max_lock_depth;
 

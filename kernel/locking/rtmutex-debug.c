@@ -86,7 +86,22 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 	mutex_debug_report_end();
 }
 
+static bool holds_any(struct task_struct *p)
+{
+	return !list_empty(&p->held_rt_mutexes);
+}
+
 #else /* !CONFIG_DEBUG_MUTEXES */
+
+/* Only the debug build tracks what each task holds. */
+static bool holds_any(struct task_struct *p)
+{
+	return false;
+}
+
+static void print_held(struct task_struct *p)
+{
+}
 
 void rt_mutex_report_deadlock(struct rt_mutex *lock, unsigned int depth,
 			      unsigned long ip)
@@ -104,3 +119,20 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 }
 
 #endif
+
+void rt_mutex_show_task(struct task_struct *p)
+{
+	struct rt_mutex_waiter *w = p->pi_blocked_on;
+	bool boosted = p->prio < p->normal_prio;
+
+	if (!w && !boosted && !holds_any(p))
+		return;
+	printk(" %s/%d %s prio %d%s", p->comm, p->pid,
+	       sched_policy_name(p->policy), p->prio, boosted ? "*" : "");
+	if (w)
+		printk(" blocked on {%s} held by %s/%d\n", w->lock->name,
+		       w->lock->owner->comm, w->lock->owner->pid);
+	else
+		printk("\n");
+	print_held(p);
+}

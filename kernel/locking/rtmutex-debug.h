@@ -20,6 +20,8 @@ void debug_rt_mutex_clear_owner(struct rt_mutex *lock);
 #define debug_rt_mutex_clear_owner(lock)	do { (void)(lock); } while (0)
 #endif
 
+/* One task's line for rt_mutex_show_all(), if it has anything to show. */
+void rt_mutex_show_task(struct task_struct *p);
 /* The owners' chain from lock comes back to us after depth links. */
 void rt_mutex_report_deadlock(struct rt_mutex *lock, unsigned int depth,
 			      unsigned long ip);

@@ -315,6 +315,27 @@ void rt_mutex_adjust_pi(struct task_struct *p)
 	pi_unlock_irqrestore(flags);
 }
 
+void rt_mutex_show_all(void)
+{
+	unsigned long flags, pi_flags;
+	struct task_struct *p;
+
+	printk("\nShowing the tasks rt-mutexes block or boost (* boosted):\n");
+	/* SysRq may come while task_list_lock is held: only try it. */
+	local_irq_save(flags);
+	if (!spin_trylock(&task_list_lock)) {
+		local_irq_restore(flags);
+		printk("task list lock busy: try again\n");
+		return;
+	}
+	pi_flags = pi_lock_irqsave();
+	list_for_each_entry(p, &task_list, tasks)
+		rt_mutex_show_task(p);
+	pi_unlock_irqrestore(pi_flags);
+	spin_unlock(&task_list_lock);
+	local_irq_restore(flags);
+}
+
 const char *rt_mutex_blocked_on(struct task_struct *p)
 {
 	unsigned long flags = pi_lock_irqsave();

@@ -212,9 +212,11 @@ char task_state_char(struct task_struct *p)
 
 void show_task(struct task_struct *p)
 {
-	printk("%-16s %c pid %d prio %d cpu %u switches %lu+%lu\n", p->comm,
-	       task_state_char(p), p->pid, p->prio, p->thread_info->cpu,
-	       p->nvcsw, p->nivcsw);
+	/* A '*' after the priority: an rt-mutex's waiter boosts the task. */
+	printk("%-16s %c pid %d %s prio %d%s cpu %u switches %lu+%lu\n",
+	       p->comm, task_state_char(p), p->pid, sched_policy_name(p->policy),
+	       p->prio, p->prio < p->normal_prio ? "*" : "",
+	       p->thread_info->cpu, p->nvcsw, p->nivcsw);
 }
 
 /* A task that is not running: walk its stack from its saved frame. */
