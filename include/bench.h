@@ -69,6 +69,7 @@ enum vfs_lock {
 	/* CONFIG_MUTEX_SPIN_ON_OWNER only: */
 	VFS_LOCK_MUTEX_SPIN,	/* the mutex, spinning, no handoff */
 	VFS_LOCK_MUTEX_HANDOFF,	/* the mutex, spinning, with handoff */
+	VFS_LOCK_RT_MUTEX,	/* the rt-mutex (vfs.rt_mutex=1) */
 };
 
 struct vfs_result {

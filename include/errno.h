@@ -13,6 +13,7 @@
 #define EBUSY		16
 #define EEXIST		17
 #define EINVAL		22
+#define EDEADLK		35
 #define ENOSPC		28
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512

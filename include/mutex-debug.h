@@ -52,6 +52,12 @@ enum mutex_bug {
 };
 
 extern const char *const mutex_bug_title[MUTEX_BUG_NR];
+/*
+ * A report's frame: its title, the offending task; then, after what the
+ * caller prints, the backtrace. The rt-mutex's reports use it too.
+ */
+void mutex_debug_report_begin(enum mutex_bug kind);
+void mutex_debug_report_end(void);
 /* How many reports of each kind so far, for the tests. */
 extern unsigned long mutex_debug_reports[MUTEX_BUG_NR];
 /*

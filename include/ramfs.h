@@ -7,8 +7,9 @@
  * handle that keeps the inode alive after an unlink.
  *
  * The directory is protected by one sleeping lock, like the i_sem that the
- * 2006 patches' VFS conversion turned into i_mutex. Which of the two it is gets
- * chosen when the directory is set up, so that one boot can measure both.
+ * 2006 patches' VFS conversion turned into i_mutex (or an rt-mutex). Which
+ * one it is gets chosen when the directory is set up, so that one boot
+ * can measure them all.
  */
 #ifndef _RAMFS_H
 #define _RAMFS_H
@@ -18,6 +19,7 @@
 #include <atomic.h>
 #include <mutex.h>
 #include <semaphore.h>
+#include <rtmutex.h>
 
 #define RAMFS_NAME_LEN		32
 #define RAMFS_HASH_SIZE		64
@@ -48,10 +50,13 @@ struct ramfs_lock_stats {
 	u64 max_wait_ns;		/* the longest wait for it */
 };
 
+enum ramfs_lock { RAMFS_SEM, RAMFS_MUTEX, RAMFS_RT_MUTEX };
+
 struct ramfs_dir {
-	bool use_mutex;		/* which one of the two locks guards it */
+	enum ramfs_lock lock;	/* which one of the locks guards it */
 	struct mutex i_mutex;
 	struct semaphore i_sem;
+	struct rt_mutex i_rt_mutex;
 	struct ramfs_lock_stats stats;
 	u64 locked_at;		/* when the holder got the lock */
 	struct list_head hash[RAMFS_HASH_SIZE];
@@ -66,7 +71,7 @@ struct ramfs_file {
 	struct ramfs_inode *inode;
 };
 
-void ramfs_dir_init(struct ramfs_dir *dir, bool use_mutex);
+void ramfs_dir_init(struct ramfs_dir *dir, enum ramfs_lock lock);
 /* Unlinks whatever is left; open handles must be closed before. */
 void ramfs_dir_destroy(struct ramfs_dir *dir);
 

@@ -27,7 +27,27 @@
 #define TASK_COMM_LEN		16
 #define MAX_NICE		19
 #define MIN_NICE		-20
-#define DEFAULT_PRIO		120
+/*
+ * Priorities, numbered as in Linux: lower is more urgent. 0..99 are the
+ * real-time levels (rt_priority 99..1), 100..139 the nice levels of
+ * SCHED_NORMAL. See docs/scheduler.md.
+ */
+#define MAX_USER_RT_PRIO	100
+#define MAX_RT_PRIO		MAX_USER_RT_PRIO
+#define MAX_PRIO		(MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO		(MAX_RT_PRIO + 20)
+
+/* Scheduling policies, with Linux's numbers. */
+#define SCHED_NORMAL		0
+#define SCHED_FIFO		1
+#define SCHED_RR		2
+
+/* SCHED_RR's time slice: 100 ms, as in Linux 2.6. */
+#define RR_TIMESLICE		(HZ / 10)
+
+struct sched_param {
+	int sched_priority;		/* 1..99 for FIFO and RR, 0 for NORMAL */
+};
 
 #define SIGINT			2
 #define SIGKILL			9
@@ -36,6 +56,7 @@
 
 struct mutex_waiter;
 struct mutex;
+struct rt_mutex_waiter;
 
 struct task_struct {
 	volatile long state;		/* TASK_* or EXIT_* */
@@ -43,7 +64,11 @@ struct task_struct {
 	struct thread_struct thread;	/* arch: saved stack pointer */
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
-	int prio;			/* 100 + 20 + nice, as in Linux */
+	int prio;			/* what it runs at: normal_prio or boosted */
+	int static_prio;		/* 100 + 20 + nice, as in Linux */
+	int normal_prio;		/* from its policy alone, never boosted */
+	unsigned int rt_priority;	/* 1..99 for FIFO and RR, else 0 */
+	int policy;			/* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
 	int time_slice;			/* ticks left before preemption */
 
 	/* scheduler */
@@ -73,7 +98,12 @@ struct task_struct {
 	void *kunit;			/* the test case this task runs, if any */
 	unsigned long hung_last_switches; /* for the hung-task watchdog */
 
+	/* priority inheritance (kernel/locking/rtmutex.c), under its pi_lock */
+	struct list_head pi_waiters;	/* top waiters of its rt-mutexes */
+	struct rt_mutex_waiter *pi_blocked_on; /* the rt-mutex it waits for */
+
 #ifdef CONFIG_DEBUG_MUTEXES
+	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 	struct mutex_waiter *blocked_on; /* the mutex it waits for */
 	struct list_head held_locks;	/* mutexes it holds */
 	arch_spinlock_t held_locks_lock; /* whoever changes or walks it */
@@ -110,6 +140,21 @@ int wake_up_state(struct task_struct *p, unsigned int state);
 void yield(void);
 int cond_resched(void);
 void set_user_nice(struct task_struct *p, int nice);
+int sched_setscheduler(struct task_struct *p, int policy,
+		       const struct sched_param *param);
+/* Changes what p runs at, for priority inheritance (rtmutex.c). */
+void rt_mutex_setprio(struct task_struct *p, int prio);
+const char *sched_policy_name(int policy);
+
+static inline int rt_prio(int prio)
+{
+	return prio < MAX_RT_PRIO;
+}
+
+static inline int rt_task(struct task_struct *p)
+{
+	return rt_prio(p->prio);
+}
 void resched_cpu(unsigned int cpu);
 bool sched_only_runner(struct task_struct *self);
 

@@ -21,7 +21,7 @@ static void ramfs_semantics(struct kunit *test)
 	struct ramfs_file *f, *g;
 	int err = 0;
 
-	ramfs_dir_init(&dir, true);
+	ramfs_dir_init(&dir, RAMFS_MUTEX);
 	f = ramfs_create(&dir, "a", &err);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_EXPECT_NULL(test, ramfs_create(&dir, "a", &err));

@@ -72,3 +72,74 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 	}
 	return true;
 }
+
+bool spin_for_count(volatile int *flag, int want, unsigned int secs)
+{
+	unsigned long end = jiffies + secs * HZ;
+
+	while (READ_ONCE(*flag) < want) {
+		if (time_after(jiffies, end))
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
+				      int policy, int prio, int cpu,
+				      const char *name)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	struct task_struct *t = kthread_create(fn, arg, "%s", name);
+
+	if (!t)
+		return NULL;
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	/* A bad policy or priority is printed there and t stays normal. */
+	sched_setscheduler(t, policy, &sp);
+	return t;
+}
+
+int run_driver(int (*fn)(void *), void *arg)
+{
+	struct task_struct *d = task_create_sched(fn, arg, SCHED_FIFO, 50, 0,
+						  "rt-driver");
+
+	if (!d)
+		return -ENOMEM;
+	wake_up_process(d);
+	return kthread_join(d);
+}
+
+int wake_all(void *tasks)
+{
+	struct task_struct **t = tasks;
+
+	for (; *t; t++)
+		wake_up_process(*t);
+	return 0;
+}
+
+void order_log_init(struct order_log *log)
+{
+	atomic_set(&log->n, 0);
+}
+
+void order_log_add(struct order_log *log, int ev)
+{
+	int i = atomic_inc_return(&log->n) - 1;
+
+	if (i < ORDER_LOG_MAX)
+		log->ev[i] = ev;
+}
+
+int order_log_find(struct order_log *log, int ev)
+{
+	int n = min(atomic_read(&log->n), ORDER_LOG_MAX);
+
+	for (int i = 0; i < n; i++)
+		if (log->ev[i] == ev)
+			return i;
+	return -1;
+}

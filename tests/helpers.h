@@ -51,4 +51,38 @@ bool wait_for_count(volatile int *flag, int want, unsigned int secs);
 /* Waits until p sleeps in state (off its CPU). */
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);
 
+/* wait_for_count() without sleeping: for a case that must keep its CPU. */
+bool spin_for_count(volatile int *flag, int want, unsigned int secs);
+
+/*
+ * Creates, without waking it, a task running fn(arg) with a scheduling
+ * policy and priority (0 for SCHED_NORMAL), bound to cpu unless cpu < 0.
+ * NULL if it could not be made. A bad policy or priority is printed by
+ * sched_setscheduler() and leaves the task SCHED_NORMAL.
+ */
+struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
+				      int policy, int prio, int cpu,
+				      const char *name);
+
+/*
+ * Runs fn(arg) as FIFO 50 on CPU 0, above every task a case starts: what
+ * the driver wakes there waits until it sleeps or ends, and it can wait
+ * for another CPU without sleeping. Returns fn's result, or -ENOMEM.
+ */
+int run_driver(int (*fn)(void *), void *arg);
+/* A driver's fn: wakes each task of a NULL-ended array, in order. */
+int wake_all(void *tasks);
+
+/* Events in the order tasks logged them, from any CPU. */
+#define ORDER_LOG_MAX	64
+struct order_log {
+	atomic_t n;
+	int ev[ORDER_LOG_MAX];
+};
+
+void order_log_init(struct order_log *log);
+void order_log_add(struct order_log *log, int ev);
+/* The position of the first ev logged, or -1. */
+int order_log_find(struct order_log *log, int ev);
+
 #endif

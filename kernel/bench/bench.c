@@ -13,8 +13,10 @@
  *   synchro.secs=S synchro.verbose=0|1	run time (5), progress lines (0)
  *   vfs.tasks=N vfs.secs=S		the VFS test (16 tasks, 10 s)
  *   vfs.mutex_first=0|1		run the mutexes before the semaphore (0)
+ *   vfs.rt_mutex=0|1			run it on the rt-mutex too, last (0)
  *   vfs.lock=N				only the Nth lock: 1 semaphore, 2 mutex,
- *					3 spinning mutex, 4 with handoff (0: all)
+ *					3 spinning mutex, 4 with handoff (spin
+ *					build), the rt-mutex last (0: all)
  *   overhead.secs=S			each loop of the overhead test (2)
  *   bench.lockstat=0|1			lock statistics of the run, printed
  *					after it (CONFIG_LOCK_STAT builds)
@@ -27,6 +29,7 @@
 #include <sched.h>
 #include <bench.h>
 #include <mutex.h>
+#include <rtmutex.h>
 #include <time.h>
 
 /* Points into the kernel's copy of the command line: no length limit. */
@@ -37,6 +40,7 @@ static int opt_mutexes = -1, opt_sems = -1;
 static int opt_count = 1, opt_load = 1, opt_interval = 1, opt_do_sched = 1;
 static int opt_synchro_secs = 5, opt_verbose;
 static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
+static int opt_vfs_rt_mutex;
 static int opt_vfs_lock;
 static int opt_overhead_secs = 2;
 static int opt_lockstat;
@@ -58,7 +62,8 @@ static const struct bench_option {
 	{ "vfs.tasks", &opt_vfs_tasks, 64, 16 },
 	{ "vfs.secs", &opt_vfs_secs, 3600, 10 },
 	{ "vfs.mutex_first", &opt_mutex_first, 1, 0 },
-	{ "vfs.lock", &opt_vfs_lock, 4, 0 },
+	{ "vfs.rt_mutex", &opt_vfs_rt_mutex, 1, 0 },
+	{ "vfs.lock", &opt_vfs_lock, 5, 0 },
 	{ "overhead.secs", &opt_overhead_secs, 3600, 2 },
 	{ "bench.lockstat", &opt_lockstat, 1, 0 },
 };
@@ -128,26 +133,28 @@ static int run_synchro(void)
 /*
  * The locks of the VFS test, all in the same boot: the semaphore first,
  * then the mutex as in 2006, then (spin build) the mutex spinning on its
- * owner, without and with handoff.
+ * owner, without and with handoff; with vfs.rt_mutex=1 the rt-mutex last.
  */
 static const enum vfs_lock vfs_locks[] = {
 	VFS_LOCK_SEM, VFS_LOCK_MUTEX,
 #ifdef CONFIG_MUTEX_SPIN_ON_OWNER
 	VFS_LOCK_MUTEX_SPIN, VFS_LOCK_MUTEX_HANDOFF,
 #endif
+	VFS_LOCK_RT_MUTEX,
 };
-#define NR_VFS_LOCKS	ARRAY_SIZE(vfs_locks)
 
 static int run_vfs(void)
 {
-	static struct vfs_result res[NR_VFS_LOCKS];
+	static struct vfs_result res[ARRAY_SIZE(vfs_locks)];
 	unsigned int msecs = max(opt_vfs_secs, 1) * 1000;
 	int tasks = max(opt_vfs_tasks, 1);
+	/* The rt-mutex is last: left out unless asked for. */
+	size_t nr_locks = ARRAY_SIZE(vfs_locks) - !opt_vfs_rt_mutex;
 	bool ok = true;
 
-	if (opt_vfs_lock > (int)NR_VFS_LOCKS) {
-		printk("bench: vfs.lock=%d: this build has %u locks\n",
-		       opt_vfs_lock, (unsigned int)NR_VFS_LOCKS);
+	if (opt_vfs_lock > (int)nr_locks) {
+		printk("bench: vfs.lock=%d: this run has %u locks\n",
+		       opt_vfs_lock, (unsigned int)nr_locks);
 		return EXIT_ERROR;
 	}
 	/*
@@ -156,12 +163,12 @@ static int run_vfs(void)
 	 * the code paths, the allocator growing its slabs. Then each one;
 	 * vfs.mutex_first=1 runs the semaphore last instead of first.
 	 */
-	for (size_t i = 0; i < 2 * NR_VFS_LOCKS; i++) {
-		size_t k = i % NR_VFS_LOCKS;
-		bool warm_up = i < NR_VFS_LOCKS;
+	for (size_t i = 0; i < 2 * nr_locks; i++) {
+		size_t k = i % nr_locks;
+		bool warm_up = i < nr_locks;
 
 		if (!warm_up && opt_mutex_first)
-			k = (k + 1) % NR_VFS_LOCKS;
+			k = (k + 1) % nr_locks;
 		if (opt_vfs_lock && k != (size_t)opt_vfs_lock - 1)
 			continue;
 		if (vfs_bench_run(vfs_locks[k], tasks, warm_up ? 500 : msecs,
@@ -174,35 +181,41 @@ static int run_vfs(void)
 		return 0;	/* a run cut short: no figures */
 	if (opt_vfs_lock)
 		return vfs_bench_report(&res[opt_vfs_lock - 1], msecs) ? 0 : 1;
-	for (size_t k = 0; k < NR_VFS_LOCKS; k++)
+	for (size_t k = 0; k < nr_locks; k++)
 		ok &= vfs_bench_report(&res[k], msecs);
 	/* Each mutex against the semaphore, the new ones against 2006's. */
-	for (size_t k = 1; k < NR_VFS_LOCKS; k++)
+	for (size_t k = 1; k < nr_locks; k++)
 		vfs_bench_report_ratio(&res[0], &res[k]);
-	for (size_t k = 2; k < NR_VFS_LOCKS; k++)
+	for (size_t k = 2; k < nr_locks; k++)
 		vfs_bench_report_ratio(&res[1], &res[k]);
 	return ok ? 0 : 1;
 }
 
 /*
- * The cost of an uncontended mutex_lock() + mutex_unlock() pair, on one
- * CPU, in nanoseconds. The debug build and the plain ones are different
- * kernels, so each boot also times a loop that is the same code in every
- * build (an atomic increment and decrement): the ratio of the two is what
- * can be compared between boots.
+ * The cost of an uncontended lock + unlock pair, on one CPU, in
+ * nanoseconds. The debug build and the plain ones are different kernels,
+ * so each boot also times a loop that is the same code in every build
+ * (an atomic increment and decrement): the ratio of the two is what can
+ * be compared between boots.
  */
-static u64 ns_per_pair(bool mutex, u64 msecs)
+enum pair_kind { PAIR_ATOMIC, PAIR_MUTEX, PAIR_RT_MUTEX };
+
+static u64 ns_per_pair(enum pair_kind kind, u64 msecs)
 {
 	static DEFINE_MUTEX(m);
+	static DEFINE_RT_MUTEX(rt);
 	atomic_t a = ATOMIC_INIT(0);
 	u64 start = ktime_get_ns(), end = start + msecs * NSEC_PER_MSEC, now;
 	u64 pairs = 0;
 
 	do {
 		for (int i = 0; i < 1000; i++) {
-			if (mutex) {
+			if (kind == PAIR_MUTEX) {
 				mutex_lock(&m);
 				mutex_unlock(&m);
+			} else if (kind == PAIR_RT_MUTEX) {
+				rt_mutex_lock(&rt);
+				rt_mutex_unlock(&rt);
 			} else {
 				atomic_inc(&a);
 				atomic_dec(&a);
@@ -217,15 +230,21 @@ static u64 ns_per_pair(bool mutex, u64 msecs)
 static int run_overhead(void)
 {
 	u64 msecs = max(opt_overhead_secs, 1) * 1000;
-	u64 atomic_ns, mutex_ns;
+	u64 atomic_ns, mutex_ns, rt_ns;
 
 	/* Not preempt_disable(): taking a mutex there is a reported bug. */
-	atomic_ns = ns_per_pair(false, msecs);
-	mutex_ns = ns_per_pair(true, msecs);
+	atomic_ns = ns_per_pair(PAIR_ATOMIC, msecs);
+	mutex_ns = ns_per_pair(PAIR_MUTEX, msecs);
+	rt_ns = ns_per_pair(PAIR_RT_MUTEX, msecs);
 	printk("bench: overhead build=%s mutex_pair_ns=%llu.%02llu "
 	       "atomic_pair_ns=%llu.%02llu mutex_per_atomic=%llu.%02llu\n",
 	       mutex_build_name(), FIXED2(mutex_ns), FIXED2(atomic_ns),
 	       FIXED2(mutex_ns * 100 / max(atomic_ns, 1ULL)));
+	/* A row of its own: the scripts that read the mutex row see it as before. */
+	printk("bench: overhead-rt build=%s rt_mutex_pair_ns=%llu.%02llu "
+	       "atomic_pair_ns=%llu.%02llu rt_mutex_per_atomic=%llu.%02llu\n",
+	       mutex_build_name(), FIXED2(rt_ns), FIXED2(atomic_ns),
+	       FIXED2(rt_ns * 100 / max(atomic_ns, 1ULL)));
 	return 0;
 }
 

@@ -26,10 +26,16 @@ static void dir_lock(struct ramfs_dir *dir)
 	u64 start = ktime_get_ns(), wait;
 	bool held;
 
-	if (dir->use_mutex) {
+	switch (dir->lock) {
+	case RAMFS_MUTEX:
 		held = mutex_is_locked(&dir->i_mutex);
 		mutex_lock(&dir->i_mutex);
-	} else {
+		break;
+	case RAMFS_RT_MUTEX:
+		held = rt_mutex_is_locked(&dir->i_rt_mutex);
+		rt_mutex_lock(&dir->i_rt_mutex);
+		break;
+	default:
 		held = atomic_read(&dir->i_sem.count) <= 0;
 		down(&dir->i_sem);
 	}
@@ -44,20 +50,28 @@ static void dir_lock(struct ramfs_dir *dir)
 static void dir_unlock(struct ramfs_dir *dir)
 {
 	dir->stats.hold_ns += ktime_get_ns() - dir->locked_at;
-	if (dir->use_mutex)
+	switch (dir->lock) {
+	case RAMFS_MUTEX:
 		mutex_unlock(&dir->i_mutex);
-	else
+		break;
+	case RAMFS_RT_MUTEX:
+		rt_mutex_unlock(&dir->i_rt_mutex);
+		break;
+	default:
 		up(&dir->i_sem);
+	}
 }
 
-void ramfs_dir_init(struct ramfs_dir *dir, bool use_mutex)
+void ramfs_dir_init(struct ramfs_dir *dir, enum ramfs_lock lock)
 {
-	dir->use_mutex = use_mutex;
+	dir->lock = lock;
 	mutex_init(&dir->i_mutex);
 	sema_init(&dir->i_sem, 1);
+	rt_mutex_init(&dir->i_rt_mutex);
 	/* On the heap: the symbol table cannot name them in a trace. */
 	trace_name_lock(&dir->i_mutex, "i_mutex");
 	trace_name_lock(&dir->i_sem, "i_sem");
+	trace_name_lock(&dir->i_rt_mutex, "i_rt_mutex");
 	for (int i = 0; i < RAMFS_HASH_SIZE; i++)
 		INIT_LIST_HEAD(&dir->hash[i]);
 	dir->nr_entries = 0;

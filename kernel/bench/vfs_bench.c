@@ -118,7 +118,8 @@ static void window_edge(struct vfs_run *run, int n)
 static void set_mutex_mode(enum vfs_lock lock, bool run)
 {
 #ifdef CONFIG_MUTEX_SPIN_ON_OWNER
-	mutex_spin_on_owner = !run || lock >= VFS_LOCK_MUTEX_SPIN;
+	mutex_spin_on_owner = !run || lock == VFS_LOCK_MUTEX_SPIN ||
+			      lock == VFS_LOCK_MUTEX_HANDOFF;
 	mutex_handoff_after = !run || lock == VFS_LOCK_MUTEX_HANDOFF ?
 			      MUTEX_HANDOFF_AFTER : 0;
 #endif
@@ -135,7 +136,8 @@ int vfs_bench_run(enum vfs_lock lock, int tasks, unsigned int msecs,
 	if (!run)
 		return -ENOMEM;
 	tasks = min(tasks, VFS_MAX_TASKS);
-	ramfs_dir_init(&run->dir, lock != VFS_LOCK_SEM);
+	ramfs_dir_init(&run->dir, lock == VFS_LOCK_SEM ? RAMFS_SEM :
+			 lock == VFS_LOCK_RT_MUTEX ? RAMFS_RT_MUTEX : RAMFS_MUTEX);
 	set_mutex_mode(lock, true);
 	init_completion(&run->start);
 	for (int i = 0; i < tasks; i++) {
@@ -205,6 +207,7 @@ static const char *lock_name(enum vfs_lock lock)
 		[VFS_LOCK_MUTEX] = "mutex",
 		[VFS_LOCK_MUTEX_SPIN] = "spin",
 		[VFS_LOCK_MUTEX_HANDOFF] = "handoff",
+		[VFS_LOCK_RT_MUTEX] = "rt",
 	};
 
 	return names[lock];

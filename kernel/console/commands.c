@@ -12,6 +12,7 @@
 #include <smp.h>
 #include <mm.h>
 #include <mutex.h>
+#include <rtmutex.h>
 #include <time.h>
 #include <bench.h>
 #include <console.h>
@@ -24,12 +25,17 @@ extern const char kernel_config[], kernel_config_end[];
 
 static void cmd_help(int argc, char **argv);
 
+/* A '*' after the priority: an rt-mutex's waiter boosts the task. */
 static void show_task_line(struct task_struct *p)
 {
 	const char *blocked = mutex_debug_blocked_on(p);
 
-	printk("%5d %c %3u %-16s %s\n", p->pid, task_state_char(p),
-	       p->thread_info->cpu, p->comm, blocked ? blocked : "-");
+	if (!blocked)
+		blocked = rt_mutex_blocked_on(p);
+	printk("%5d %c %3u %-6s %3d%c %-16s %s\n", p->pid, task_state_char(p),
+	       p->thread_info->cpu, sched_policy_name(p->policy), p->prio,
+	       p->prio < p->normal_prio ? '*' : ' ', p->comm,
+	       blocked ? blocked : "-");
 }
 
 static void cmd_ps(int argc, char **argv)
@@ -37,20 +43,21 @@ static void cmd_ps(int argc, char **argv)
 	struct task_struct *p;
 	unsigned long flags;
 
-	printk("  PID S CPU NAME             BLOCKED ON\n");
+	printk("  PID S CPU POLICY PRIO NAME             BLOCKED ON\n");
 	spin_lock_irqsave(&task_list_lock, flags);
 	list_for_each_entry(p, &task_list, tasks)
 		show_task_line(p);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 #ifndef CONFIG_DEBUG_MUTEXES
 	printk("(the mutex a task waits for is tracked by the debug build "
-	       "only: MUTEX=debug)\n");
+	       "only: MUTEX=debug; rt-mutexes in every build)\n");
 #endif
 }
 
 static void cmd_locks(int argc, char **argv)
 {
 	mutex_debug_show_all_locks();
+	rt_mutex_show_all();
 }
 
 static void cmd_test(int argc, char **argv)
@@ -225,14 +232,16 @@ static void cmd_reboot(int argc, char **argv)
 
 static const struct shell_command commands[] = {
 	{ "help", "", "this list", cmd_help },
-	{ "ps", "", "tasks: pid, state, CPU, name, the mutex each waits for",
+	{ "ps", "", "tasks: pid, state, CPU, policy, priority (* boosted), name, "
+	  "the mutex each waits for",
 	  cmd_ps },
-	{ "locks", "", "every held mutex (debug build)", cmd_locks },
+	{ "locks", "", "every held mutex (debug build), rt-mutex waits and "
+	  "boosts", cmd_locks },
 	{ "test", "GLOB|list", "run the test cases matching GLOB (KTAP)",
 	  cmd_test },
 	{ "bench", "vfs|synchro|overhead [NAME=VALUE...]", "a benchmark",
 	  cmd_bench },
-	{ "demo", "aa|abba|chain N|interrupt|starve|stop",
+	{ "demo", "aa|abba|chain N|interrupt|starve|inversion|stop",
 	  "provoke a lock scenario in tasks of its own", shell_demo },
 	{ "lockstat", "[clear]", "lock statistics per class (or reset them)",
 	  cmd_lockstat },

@@ -16,6 +16,9 @@
  *   starve	a waiter against a task that takes the lock again at once
  *		after each release: an unlock wakes the waiter but does not
  *		hand it the lock, so it competes again, and keeps losing.
+ *   inversion	the Mars Pathfinder scenario (include/inversion.h), once
+ *		on the plain mutex and once on the rt-mutex: how long the
+ *		high task waited for the low one's lock each time.
  *   race	two tasks on two CPUs increment one counter, first with no
  *		lock (increments are lost; the race detector, CONFIG_KCSAN,
  *		reports the data race), then under a spinlock (the sum is
@@ -36,6 +39,7 @@
 #include <mm.h>
 #include <time.h>
 #include <timer.h>
+#include <inversion.h>
 #include "shell.h"
 
 #define CHAIN_MAX	16
@@ -474,10 +478,41 @@ static void demo_race(void)
 	kfree(r);
 }
 
+/* ---- priority inversion: the mutex, then the rt-mutex ---- */
+
+/* The medium tasks' work: half a second, to stand out from the rest. */
+#define INVERSION_MEDIUM_TICKS	(HZ / 2)
+
+static void demo_inversion(void)
+{
+	static const char *const lock_name[] = { "mutex", "rt-mutex" };
+	struct inversion_result r;
+
+	printk("demo: low (FIFO 10) holds the lock, high (FIFO 30) waits for "
+	       "it, a medium task (FIFO 20) per CPU runs %u ms.\n",
+	       jiffies_to_msecs(INVERSION_MEDIUM_TICKS));
+	for (int rt = 0; rt <= 1; rt++) {
+		int ret = inversion_run(rt, INVERSION_MEDIUM_TICKS, &r);
+
+		if (ret) {
+			printk("demo: the %s run failed (%d)\n", lock_name[rt],
+			       ret);
+			return;
+		}
+		printk("demo: %-8s: high waited %llu ms, and got the lock %s "
+		       "the medium task on low's CPU ended\n", lock_name[rt],
+		       r.high_wait_ns / NSEC_PER_MSEC,
+		       r.order[INV_HIGH_LOCKED] < r.order[INV_MEDIUM_DONE] ?
+		       "before" : "after");
+	}
+	printk("demo: the mutex leaves low below the medium tasks; the "
+	       "rt-mutex lends it high's priority until it unlocks.\n");
+}
+
 static void demo_usage(void)
 {
 	printk("usage: demo aa | abba | chain N (1..%d) | interrupt | starve "
-	       "| race | stop\n", CHAIN_MAX);
+	       "| inversion | race | stop\n", CHAIN_MAX);
 }
 
 void shell_demo(int argc, char **argv)
@@ -500,6 +535,8 @@ void shell_demo(int argc, char **argv)
 		demo_interrupt();
 	} else if (argc == 2 && !strcmp(what, "starve")) {
 		demo_starve();
+	} else if (argc == 2 && !strcmp(what, "inversion")) {
+		demo_inversion();
 	} else if (argc == 2 && !strcmp(what, "race")) {
 		demo_race();
 	} else if (argc == 2 && !strcmp(what, "stop")) {

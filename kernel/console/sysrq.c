@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <smp.h>
 #include <mutex.h>
+#include <rtmutex.h>
 #include <console.h>
 
 struct sysrq_key {
@@ -23,11 +24,13 @@ static void sysrq_show_help(void);
 static void sysrq_show_locks(void)
 {
 	mutex_debug_show_all_locks();
+	rt_mutex_show_all();
 }
 
 static const struct sysrq_key sysrq_keys[] = {
 	{ 't', "show every task with its backtrace", show_state },
-	{ 'd', "show every held mutex (debug build)", sysrq_show_locks },
+	{ 'd', "show every held mutex (debug build), rt-mutex waits and boosts",
+	  sysrq_show_locks },
 	{ 'l', "show a backtrace of every CPU", trigger_all_cpu_backtrace },
 	{ 'h', "this help", sysrq_show_help },
 };

@@ -96,7 +96,7 @@ static void print_held_locks(struct task_struct *p)
 		printk(" (no mutexes held)\n");
 }
 
-static void report_begin(enum mutex_bug kind)
+void mutex_debug_report_begin(enum mutex_bug kind)
 {
 	mutex_debug_reports[kind]++;
 	report_mark_start();
@@ -107,7 +107,7 @@ static void report_begin(enum mutex_bug kind)
 	       current->pid, smp_processor_id());
 }
 
-static void report_end(void)
+void mutex_debug_report_end(void)
 {
 	dump_stack();
 	printk("=============================================\n");
@@ -120,10 +120,10 @@ static noinline void report_lock(enum mutex_bug kind, struct mutex *lock,
 {
 	unsigned long flags = debug_lock_irqsave();
 
-	report_begin(kind);
+	mutex_debug_report_begin(kind);
 	print_lock(lock);
 	printk(" ... used at:     %pS\n", (void *)ip);
-	report_end();
+	mutex_debug_report_end();
 	debug_unlock_irqrestore(flags);
 }
 
@@ -142,11 +142,11 @@ static noinline void repair(struct mutex *lock, unsigned long ip)
 
 	if (magic != lock) {
 		/* Its fields are garbage: print only where it is. */
-		report_begin(magic == MUTEX_DESTROYED ? MUTEX_BUG_DESTROYED :
+		mutex_debug_report_begin(magic == MUTEX_DESTROYED ? MUTEX_BUG_DESTROYED :
 			     MUTEX_BUG_UNINITIALIZED);
 		printk(" [%p] (magic %p) used at: %pS\n", lock, magic,
 		       (void *)ip);
-		report_end();
+		mutex_debug_report_end();
 		atomic_set(&lock->count, 1);
 		spin_lock_init(&lock->wait_lock);
 		INIT_LIST_HEAD(&lock->wait_list);
@@ -271,7 +271,7 @@ static void print_cycle(struct mutex *lock)
 static void report_deadlock(enum mutex_bug kind, struct mutex *lock,
 			    unsigned long ip)
 {
-	report_begin(kind);
+	mutex_debug_report_begin(kind);
 	printk("%s/%d is trying to acquire this lock:\n", current->comm,
 	       current->pid);
 	print_lock(lock);
@@ -281,7 +281,7 @@ static void report_deadlock(enum mutex_bug kind, struct mutex *lock,
 	printk("\n%s/%d holds:\n", current->comm, current->pid);
 	print_held_locks(current);
 	printk("%s/%d's stack:\n", current->comm, current->pid);
-	report_end();
+	mutex_debug_report_end();
 }
 
 /*
@@ -415,9 +415,9 @@ void mutex_debug_check_no_locks_held(struct task_struct *task)
 	if (list_empty(&task->held_locks))
 		return;
 	flags = debug_lock_irqsave();
-	report_begin(MUTEX_BUG_EXIT_HELD);
+	mutex_debug_report_begin(MUTEX_BUG_EXIT_HELD);
 	print_held_locks(task);
-	report_end();
+	mutex_debug_report_end();
 	debug_unlock_irqrestore(flags);
 
 	while (!list_empty(&task->held_locks)) {
@@ -453,11 +453,11 @@ void mutex_debug_check_no_locks_freed(const void *from, unsigned long len)
 		list_for_each_entry_safe(lock, next, &p->held_locks, held_list) {
 			if (!inside(lock, from, len))
 				continue;
-			report_begin(MUTEX_BUG_FREE_HELD);
+			mutex_debug_report_begin(MUTEX_BUG_FREE_HELD);
 			printk("freeing [%p, %p), which holds:\n", from,
 			       (const char *)from + len);
 			print_lock(lock);
-			report_end();
+			mutex_debug_report_end();
 			/* The memory is going: forget the lock. */
 			list_del_init(&lock->held_list);
 			WRITE_ONCE(lock->owner, NULL);

@@ -16,6 +16,7 @@
 #include <arch.h>
 #include <trace.h>
 #include <asm/spinlock.h>
+#include <rtmutex.h>
 
 struct cpu_rq {
 	struct task_struct *curr;
@@ -53,10 +54,13 @@ static void rq_unlock_irqrestore(unsigned long flags)
 	arch_local_irq_restore(flags);
 }
 
-static int base_slice(struct task_struct *p)
+/* The ticks a task runs before the tick asks it to make room. */
+static int task_slice(struct task_struct *p)
 {
+	if (p->policy == SCHED_RR)
+		return RR_TIMESLICE;
 	/* nice 19: 1 tick, nice 0: 2 ticks, nice -20: 4 ticks */
-	return 1 + (DEFAULT_PRIO + 20 - p->prio + 9) / 13;
+	return 1 + (DEFAULT_PRIO + 20 - p->static_prio + 9) / 13;
 }
 
 static bool allowed_on(struct task_struct *p, unsigned int cpu)
@@ -64,9 +68,33 @@ static bool allowed_on(struct task_struct *p, unsigned int cpu)
 	return p->cpus_allowed < 0 || p->cpus_allowed == (int)cpu;
 }
 
-static void enqueue(struct task_struct *p)
+/*
+ * Where a task stands in the queue: its priority if real-time, and one
+ * rank below every real-time level for all SCHED_NORMAL tasks, which so
+ * keep their first-come first-served order among themselves.
+ */
+static int queue_rank(struct task_struct *p)
 {
-	list_add_tail(&p->run_list, &runqueue);
+	return rt_task(p) ? p->prio : MAX_RT_PRIO;
+}
+
+/*
+ * The queue is kept in rank order, FIFO among equals; at_head puts p
+ * before its equals instead. The walk starts at the tail, where a
+ * SCHED_NORMAL task goes, so that it costs those nothing.
+ */
+static void enqueue(struct task_struct *p, bool at_head)
+{
+	int rank = queue_rank(p);
+	struct list_head *pos;
+
+	for (pos = runqueue.prev; pos != &runqueue; pos = pos->prev) {
+		int r = queue_rank(list_entry(pos, struct task_struct, run_list));
+
+		if (r < rank || (r == rank && !at_head))
+			break;
+	}
+	list_add(&p->run_list, pos);
 }
 
 /* Tell a CPU to reschedule; an IPI when it is another one. */
@@ -90,29 +118,38 @@ void resched_cpu(unsigned int cpu)
 	rq_unlock_irqrestore(flags);
 }
 
-/* A task just became runnable: wake an idle CPU that may run it. */
-static void kick_idle_cpu(struct task_struct *p)
+/* An idle CPU outranks nothing; one already asked to reschedule is busy. */
+static int cpu_rank(unsigned int cpu)
 {
-	unsigned int cpu, self = smp_processor_id();
+	struct task_struct *curr = cpu_rqs[cpu].curr;
 
-	if (p->cpus_allowed >= 0) {
-		cpu = p->cpus_allowed;
-		if (cpu_rqs[cpu].curr == cpu_rqs[cpu].idle)
-			resched_curr(cpu);
-		return;
-	}
-	if (cpu_rqs[self].curr == cpu_rqs[self].idle) {
-		resched_curr(self);
-		return;
-	}
+	if (!curr || test_ti_thread_flag(curr->thread_info, TIF_NEED_RESCHED))
+		return -1;
+	return curr->idle ? MAX_PRIO : queue_rank(curr);
+}
+
+/*
+ * A task was queued: have the CPU that may run it and runs the least
+ * urgent thing (idle first, this CPU first among equals) reschedule,
+ * when that is less urgent than p. SCHED_NORMAL tasks only ever take an
+ * idle CPU this way; a real-time one preempts at once.
+ */
+static void check_preempt(struct task_struct *p)
+{
+	unsigned int cpu, self = smp_processor_id(), target = self;
+	int worst = -1;
+
+	if (allowed_on(p, self))
+		worst = cpu_rank(self);
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (cpu_online(cpu) && cpu_rqs[cpu].curr == cpu_rqs[cpu].idle &&
-		    !test_ti_thread_flag(cpu_rqs[cpu].idle->thread_info,
-					 TIF_NEED_RESCHED)) {
-			resched_curr(cpu);
-			return;
+		if (cpu_online(cpu) && allowed_on(p, cpu) &&
+		    cpu_rank(cpu) > worst) {
+			worst = cpu_rank(cpu);
+			target = cpu;
 		}
 	}
+	if (worst > queue_rank(p))
+		resched_curr(target);
 }
 
 int wake_up_state(struct task_struct *p, unsigned int state)
@@ -122,6 +159,8 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 
 	/* Order the waker's condition store before reading p->state. */
 	smp_mb();
+	/* A more urgent task woken here runs at the preempt_enable(). */
+	preempt_disable();
 	rq_lock_irqsave(&flags);
 	if (p->state & state) {
 		trace_sched_wakeup(p);
@@ -130,17 +169,28 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 		cpu_rqs[smp_processor_id()].nr_wakeups++;
 		if (!p->on_rq) {
 			p->on_rq = 1;
-			enqueue(p);
-			kick_idle_cpu(p);
+			enqueue(p, false);
+			check_preempt(p);
 		}
 	}
 	rq_unlock_irqrestore(flags);
+	preempt_enable();
 	return woken;
 }
 
 int wake_up_process(struct task_struct *p)
 {
 	return wake_up_state(p, TASK_NORMAL);
+}
+
+/*
+ * A real-time task that was preempted stays first among its equals, as
+ * in Linux; one that used up its SCHED_RR slice or yielded (time_slice
+ * 0) goes behind them. SCHED_NORMAL tasks always go to the tail.
+ */
+static bool keeps_its_place(struct task_struct *p)
+{
+	return rt_task(p) && p->time_slice > 0;
 }
 
 static struct task_struct *pick_next(unsigned int cpu)
@@ -208,20 +258,24 @@ static void __schedule(void)
 		}
 	}
 	if (prev->on_rq && !prev->idle)
-		enqueue(prev);
+		enqueue(prev, keeps_its_place(prev));
 	next = pick_next(cpu);
+	if (next->time_slice <= 0 || next != prev)
+		next->time_slice = task_slice(next);
 
 	if (next == prev) {
 		arch_spin_unlock(&rq_lock);
 		arch_local_irq_enable();
 		return;
 	}
+	/* A real-time task pushed off this CPU may outrank another's. */
+	if (prev->on_rq && rt_task(prev))
+		check_preempt(prev);
 	if (prev->on_rq)
 		prev->nivcsw++;
 	else
 		prev->nvcsw++;
 	account_switch(rq, prev);
-	next->time_slice = base_slice(next);
 	next->on_cpu = 1;
 	next->thread_info->cpu = cpu;
 	rq->curr = next;
@@ -300,15 +354,16 @@ void scheduler_tick(void)
 		return;
 	}
 	check_softlockup(&cpu_rqs[cpu], p);
-	if (--p->time_slice <= 0) {
-		p->time_slice = base_slice(p);
+	/* SCHED_FIFO runs until it sleeps, yields or meets a higher task. */
+	if (p->policy != SCHED_FIFO && --p->time_slice <= 0)
 		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
-	}
 }
 
 void yield(void)
 {
 	set_current_state(TASK_RUNNING);
+	/* Behind its equals, real-time or not (keeps_its_place()). */
+	current->time_slice = 0;
 	schedule();
 }
 
@@ -321,13 +376,113 @@ int cond_resched(void)
 	return 0;
 }
 
+const char *sched_policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_NORMAL:	return "NORMAL";
+	case SCHED_FIFO:	return "FIFO";
+	case SCHED_RR:		return "RR";
+	default:		return "?";
+	}
+}
+
+/* What p runs at when nothing boosts it. */
+static int normal_prio(struct task_struct *p)
+{
+	if (p->policy == SCHED_NORMAL)
+		return p->static_prio;
+	return MAX_RT_PRIO - 1 - p->rt_priority;
+}
+
+/*
+ * Sets what p runs at, under rq_lock: a queued task moves to its new
+ * place (behind its new equals), a running one that became less urgent
+ * than a queued task makes room, and a more urgent one may preempt.
+ */
+static void __set_prio(struct task_struct *p, int prio)
+{
+	int old = p->prio;
+
+	if (prio == old)
+		return;
+	p->prio = prio;
+	if (p->on_rq && !p->on_cpu) {
+		list_del(&p->run_list);
+		enqueue(p, false);
+		check_preempt(p);
+	} else if (p->on_cpu && prio > old) {
+		resched_curr(p->thread_info->cpu);
+	}
+}
+
+void rt_mutex_setprio(struct task_struct *p, int prio)
+{
+	unsigned long flags;
+
+	preempt_disable();
+	rq_lock_irqsave(&flags);
+	__set_prio(p, prio);
+	rq_unlock_irqrestore(flags);
+	preempt_enable();
+}
+
 void set_user_nice(struct task_struct *p, int nice)
 {
 	if (nice < MIN_NICE)
 		nice = MIN_NICE;
 	if (nice > MAX_NICE)
 		nice = MAX_NICE;
-	p->prio = DEFAULT_PRIO + nice;
+	p->static_prio = DEFAULT_PRIO + nice;
+	p->normal_prio = normal_prio(p);
+	if (!rt_prio(p->prio))
+		p->prio = p->normal_prio;
+}
+
+static int check_sched_param(struct task_struct *p, int policy, int prio)
+{
+	if (policy != SCHED_NORMAL && policy != SCHED_FIFO &&
+	    policy != SCHED_RR) {
+		printk("sched_setscheduler: %s/%d: unknown policy %d "
+		       "(SCHED_NORMAL 0, SCHED_FIFO 1, SCHED_RR 2)\n",
+		       p->comm, p->pid, policy);
+		return -EINVAL;
+	}
+	if (policy == SCHED_NORMAL && prio != 0) {
+		printk("sched_setscheduler: %s/%d: SCHED_NORMAL takes priority "
+		       "0, not %d\n", p->comm, p->pid, prio);
+		return -EINVAL;
+	}
+	if (policy != SCHED_NORMAL && (prio < 1 || prio > MAX_USER_RT_PRIO - 1)) {
+		printk("sched_setscheduler: %s/%d: SCHED_%s priority %d out of "
+		       "range 1..%d\n", p->comm, p->pid,
+		       sched_policy_name(policy), prio, MAX_USER_RT_PRIO - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Gives p a policy and, for FIFO and RR, a static priority. A task that
+ * an rt-mutex boosts keeps the boost while it is above its new priority;
+ * rt_mutex_adjust_pi() passes the change on along the chain it blocks.
+ */
+int sched_setscheduler(struct task_struct *p, int policy,
+		       const struct sched_param *param)
+{
+	unsigned long flags;
+	int ret = check_sched_param(p, policy, param->sched_priority);
+
+	if (ret)
+		return ret;
+	preempt_disable();
+	rq_lock_irqsave(&flags);
+	p->policy = policy;
+	p->rt_priority = param->sched_priority;
+	p->normal_prio = normal_prio(p);
+	rq_unlock_irqrestore(flags);
+	preempt_enable();
+	rt_mutex_adjust_pi(p);
+	return 0;
 }
 
 void __noreturn cpu_idle(void)

@@ -18,10 +18,17 @@ struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.comm = "swapper/0",
 	.prio = DEFAULT_PRIO,
+	.static_prio = DEFAULT_PRIO,
+	.normal_prio = DEFAULT_PRIO,
+	.policy = SCHED_NORMAL,
 	.cpus_allowed = 0,
 	.idle = 1,
 	.on_rq = 0,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
+	.pi_waiters = LIST_HEAD_INIT(init_task.pi_waiters),
+#ifdef CONFIG_DEBUG_MUTEXES
+	.held_rt_mutexes = LIST_HEAD_INIT(init_task.held_rt_mutexes),
+#endif
 };
 
 LIST_HEAD(task_list);
@@ -57,12 +64,15 @@ static void thread_info_init(struct thread_info *ti, struct task_struct *p,
 
 static void task_struct_init(struct task_struct *p, const char *name)
 {
-	p->prio = DEFAULT_PRIO;
+	p->prio = p->static_prio = p->normal_prio = DEFAULT_PRIO;
+	p->policy = SCHED_NORMAL;
 	p->cpus_allowed = -1;
 	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->pi_waiters);
 	init_completion(&p->exited);
 	strlcpy(p->comm, name, sizeof(p->comm));
 #ifdef CONFIG_DEBUG_MUTEXES
+	INIT_LIST_HEAD(&p->held_rt_mutexes);
 	INIT_LIST_HEAD(&p->held_locks);
 	p->held_locks_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 #endif
@@ -208,9 +218,11 @@ char task_state_char(struct task_struct *p)
 
 void show_task(struct task_struct *p)
 {
-	printk("%-16s %c pid %d prio %d cpu %u switches %lu+%lu\n", p->comm,
-	       task_state_char(p), p->pid, p->prio, p->thread_info->cpu,
-	       p->nvcsw, p->nivcsw);
+	/* A '*' after the priority: an rt-mutex's waiter boosts the task. */
+	printk("%-16s %c pid %d %s prio %d%s cpu %u switches %lu+%lu\n",
+	       p->comm, task_state_char(p), p->pid, sched_policy_name(p->policy),
+	       p->prio, p->prio < p->normal_prio ? "*" : "",
+	       p->thread_info->cpu, p->nvcsw, p->nivcsw);
 }
 
 /* A task that is not running: walk its stack from its saved frame. */

@@ -43,9 +43,10 @@ SYNCHRO_SECS = 5
 VFS_TASKS = 16
 RUNS = 3
 # The VFS test's locks, in the order the kernel runs them (kernel/bench).
-VFS_LOCKS = ("sem", "mutex", "spin", "handoff")
+VFS_LOCKS = ("sem", "mutex", "spin", "handoff", "rt")
 VFS_LOCK_TITLES = {"sem": "semaphore", "mutex": "mutex (2006)",
-                   "spin": "spinning mutex", "handoff": "spinning mutex + handoff"}
+                   "spin": "spinning mutex", "handoff": "spinning mutex + handoff",
+                   "rt": "rt-mutex (vfs.rt_mutex=1)"}
 # What names a result rather than measures it: the runs of a configuration
 # with the same values of these are summed up together.
 IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread")

@@ -19,6 +19,10 @@ means all of its values (see scripts/test.mk for the history):
     (console.py), at 2 CPUs; i386's native build has a shorter one;
     and a gdb check (kgdb.py): gdb on the kernel's own stub and the gdb
     helpers on both stubs, debug build, 2 CPUs;
+  - the real-time suites (RT_SUITES) run at 1, 2 and 4 CPUs on every
+    arch: an arch whose native counts lack one boots the native build
+    there once more with those suites alone, when native is selected and
+    no CPU count was given;
   - every other boot asks for its tests (test=): a kernel told nothing
     boots to its console instead;
   - the full matrix adds a uniprocessor kernel (CONFIG_SMP=n), built as
@@ -136,6 +140,8 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
             for cpus in counts:
                 plan.boots.append(_expect_boot(f"{name}-{mutex}-cpus{cpus}", cfg,
                                                arch.boot_image, cpus, timeout, tests))
+        if "native" in mutexes and sel.cpus is None:
+            _add_rt_boots(plan, arch, timeout)
         if arch.raw_image and "native" in mutexes:
             _add_raw_boots(plan, arch, sel, timeout)
         if "debug" in mutexes and sel.cpus is None:
@@ -171,6 +177,21 @@ def _test_cpus(arch, mutex):
     if mutex in COMPARE_BUILDS:
         return (max(arch.test_cpus),)
     return arch.test_cpus
+
+
+# The scheduler's real-time classes and the rt-mutex: every arch at 1, 2
+# and 4 CPUs, where priorities meet CPUs (docs/rt-mutex.md).
+RT_SUITES = "test=rtmutex.*,sched_rt.*"
+RT_CPUS = (1, 2, 4)
+
+
+def _add_rt_boots(plan, arch, timeout):
+    """The real-time suites at the RT_CPUS counts the native boots lack."""
+    cfg = BuildConfig(arch.name, "native")
+    for cpus in RT_CPUS:
+        if cpus not in arch.test_cpus_native and cpus <= arch.max_cpus:
+            plan.boots.append(_expect_boot(f"{arch.name}-native-rt-cpus{cpus}", cfg,
+                                           arch.boot_image, cpus, timeout, RT_SUITES))
 
 
 def _add_prove_locking(plan, arch, timeout):

@@ -34,6 +34,8 @@ class TestPlan(unittest.TestCase):
             expected += 1       # the gdb check (kgdb.py)
             expected += 1       # the lock-order validator's build
             expected += 1       # the race detector's build
+            # the real-time suites where the native counts lack 1, 2 or 4
+            expected += len({1, 2, 4} - set(arch.test_cpus_native))
         expected += 1       # the uniprocessor kernel
         expected += 1       # i386's native console check
         self.assertEqual(len(plan.boots), expected)
@@ -43,6 +45,8 @@ class TestPlan(unittest.TestCase):
         self.assertIn("arm-spin-cpus4", names(plan))
         self.assertNotIn("arm-spin-cpus1", names(plan))
         self.assertNotIn("x86_64-xchg-cpus1", names(plan))
+        self.assertIn("arm-native-rt-cpus2", names(plan))
+        self.assertNotIn("i386-native-rt-cpus2", names(plan))
         self.assertIn("x86_64-debug-cpus1", names(plan))
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", matrix.VALIDATOR_BOOT),
@@ -157,7 +161,10 @@ class TestPlan(unittest.TestCase):
         self.assertTrue(plan.boots[0].append.startswith(
             "test=mutex*,bench.*,kernel.*,smp.* expect_cpus=4 "))
         native = test_plan(ARCHES, Selection(("x86_64",), ("native",)))
-        self.assertTrue(all(b.append.startswith("test=* ") for b in native.boots))
+        self.assertTrue(all(b.append.startswith("test=* ") for b in native.boots
+                            if "-rt-" not in b.name))
+        rt = native.boots[names(native).index("x86_64-native-rt-cpus2")]
+        self.assertTrue(rt.append.startswith(matrix.RT_SUITES + " expect_cpus=2 "))
         self.assertEqual(plan.boots[0].image, "kernel.elf32")
 
     def test_raw_image_and_sdcard_check_come_from_the_description(self):

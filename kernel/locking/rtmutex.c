@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rt-mutex: priority inheritance, after the design of Linux 2.6.18's
+ * rt-mutex. docs/rt-mutex.md walks through this file with pictures.
+ *
+ * Every lock's waiters are queued by priority. The top waiter of each
+ * lock a task owns is also queued on that task's pi_waiters, so the task
+ * runs at min(normal_prio, its first pi waiter's prio). When that changes
+ * and the task is itself blocked, its waiter moves in its lock's queue,
+ * which may change that lock's top waiter and so its owner's priority:
+ * propagate() follows the chain until a priority stays the same.
+ *
+ * One lock, pi_lock, protects every rt-mutex's owner and wait list and
+ * every task's pi_waiters and pi_blocked_on, the way one run queue serves
+ * the scheduler (docs/scheduler.md): a chain walk then sees a chain that
+ * cannot change under it, which Linux, with a lock per rt-mutex and per
+ * task, buys with a walk that drops and retakes its locks at each step.
+ * Lock order: pi_lock, then the scheduler's rq_lock.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <rtmutex.h>
+#include <irqflags.h>
+#include <asm/spinlock.h>
+
+static arch_spinlock_t pi_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+unsigned int max_lock_depth = 1024;
+
+/*
+ * Preemption is held off with pi_lock, so that a boost or a wakeup done
+ * under it takes effect at the unlock, once it is safe to switch.
+ */
+static unsigned long pi_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	preempt_disable();
+	flags = arch_local_irq_save();
+	arch_spin_lock(&pi_lock);
+	return flags;
+}
+
+static void pi_unlock_irqrestore(unsigned long flags)
+{
+	arch_spin_unlock(&pi_lock);
+	arch_local_irq_restore(flags);
+	preempt_enable();
+}
+
+#include "rtmutex-debug.h"
+
+void __rt_mutex_init(struct rt_mutex *lock, const char *name,
+		     const char *key)
+{
+	lock->owner = NULL;
+	INIT_LIST_HEAD(&lock->wait_list);
+	lock->name = name;
+	lock->acquire_ip = 0;
+	debug_rt_mutex_init(lock);
+	lockdep_init_map(&lock->dep_map, key);
+}
+
+static struct rt_mutex_waiter *top_waiter(struct rt_mutex *lock)
+{
+	if (list_empty(&lock->wait_list))
+		return NULL;
+	return list_first_entry(&lock->wait_list, struct rt_mutex_waiter,
+				list_entry);
+}
+
+/* Behind every waiter at least as urgent: by priority, FIFO among equals. */
+static void queue_by_prio(struct list_head *head, struct rt_mutex_waiter *w,
+			  bool pi)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, head) {
+		struct rt_mutex_waiter *o = pi ?
+			list_entry(pos, struct rt_mutex_waiter, pi_list_entry) :
+			list_entry(pos, struct rt_mutex_waiter, list_entry);
+
+		if (o->prio > w->prio)
+			break;
+	}
+	list_add_tail(pi ? &w->pi_list_entry : &w->list_entry, pos);
+}
+
+int rt_mutex_getprio(struct task_struct *p)
+{
+	struct rt_mutex_waiter *top;
+
+	if (list_empty(&p->pi_waiters))
+		return p->normal_prio;
+	top = list_first_entry(&p->pi_waiters, struct rt_mutex_waiter,
+			       pi_list_entry);
+	return min(p->normal_prio, top->prio);
+}
+
+/*
+ * lock's top waiter was old_top (NULL: it had none): the owner's
+ * pi_waiters gets the top waiter it has now, at its present priority.
+ */
+static void update_owner_pi(struct rt_mutex *lock,
+			    struct rt_mutex_waiter *old_top)
+{
+	struct rt_mutex_waiter *top = top_waiter(lock);
+
+	if (old_top)
+		list_del_init(&old_top->pi_list_entry);
+	if (top)
+		queue_by_prio(&lock->owner->pi_waiters, top, true);
+}
+
+/*
+ * task's pi_waiters or normal_prio changed: set what it runs at, and if
+ * it is blocked, requeue its waiter at that priority and go on with the
+ * owner of its lock. Each step changes one priority; a step that changes
+ * nothing ends the walk, since nothing further down depends on it.
+ */
+static void propagate(struct task_struct *task)
+{
+	unsigned int depth;
+
+	for (depth = 0; depth <= max_lock_depth; depth++) {
+		int prio = rt_mutex_getprio(task);
+		struct rt_mutex_waiter *w = task->pi_blocked_on, *old_top;
+
+		if (prio == task->prio)
+			return;
+		rt_mutex_setprio(task, prio);
+		if (!w)
+			return;
+		old_top = top_waiter(w->lock);
+		list_del(&w->list_entry);
+		w->prio = prio;
+		queue_by_prio(&w->lock->wait_list, w, false);
+		update_owner_pi(w->lock, old_top);
+		task = w->lock->owner;
+	}
+}
+
+/* Does following owners from lock lead back to us (or on too long)? */
+static bool chain_closes(struct rt_mutex *lock, unsigned int *depth)
+{
+	for (*depth = 0; *depth <= max_lock_depth; (*depth)++) {
+		struct task_struct *owner = lock->owner;
+
+		if (owner == current)
+			return true;
+		if (!owner->pi_blocked_on)
+			return false;
+		lock = owner->pi_blocked_on->lock;
+	}
+	return true;
+}
+
+static void take(struct rt_mutex *lock, unsigned long ip)
+{
+	lock->owner = current;
+	lock->acquire_ip = ip;
+	debug_rt_mutex_set_owner(lock);
+}
+
+static void block_on(struct rt_mutex *lock, struct rt_mutex_waiter *w)
+{
+	struct rt_mutex_waiter *old_top = top_waiter(lock);
+
+	w->task = current;
+	w->lock = lock;
+	w->prio = current->prio;
+	INIT_LIST_HEAD(&w->pi_list_entry);
+	queue_by_prio(&lock->wait_list, w, false);
+	current->pi_blocked_on = w;
+	if (top_waiter(lock) == w) {
+		update_owner_pi(lock, old_top);
+		propagate(lock->owner);
+	}
+}
+
+/* A signal ended the wait: the owner loses the boost it had from us. */
+static void leave(struct rt_mutex *lock, struct rt_mutex_waiter *w)
+{
+	bool was_top = top_waiter(lock) == w;
+
+	list_del(&w->list_entry);
+	current->pi_blocked_on = NULL;
+	if (was_top) {
+		update_owner_pi(lock, w);
+		propagate(lock->owner);
+	}
+}
+
+static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
+{
+	struct rt_mutex_waiter waiter;
+	unsigned long flags = pi_lock_irqsave();
+	unsigned int depth;
+	int ret = 0;
+
+	if (!lock->owner) {
+		take(lock, ip);
+		pi_unlock_irqrestore(flags);
+		return 0;
+	}
+	if (chain_closes(lock, &depth)) {
+		rt_mutex_report_deadlock(lock, depth, ip);
+		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
+		if (state == TASK_INTERRUPTIBLE) {
+			pi_unlock_irqrestore(flags);
+			return -EDEADLK;
+		}
+	}
+	block_on(lock, &waiter);
+	for (;;) {
+		set_current_state(state);
+		/* The unlock hands the lock over: then we own it already. */
+		if (lock->owner == current)
+			break;
+		if (state == TASK_INTERRUPTIBLE && signal_pending(current)) {
+			leave(lock, &waiter);
+			ret = -EINTR;
+			break;
+		}
+		pi_unlock_irqrestore(flags);
+		schedule();
+		flags = pi_lock_irqsave();
+	}
+	__set_current_state(TASK_RUNNING);
+	if (!ret)
+		lock->acquire_ip = ip;
+	pi_unlock_irqrestore(flags);
+	return ret;
+}
+
+void rt_mutex_lock(struct rt_mutex *lock)
+{
+	might_sleep();
+	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
+	slowlock(lock, TASK_UNINTERRUPTIBLE, _RET_IP_);
+}
+
+int rt_mutex_lock_interruptible(struct rt_mutex *lock)
+{
+	int ret;
+
+	might_sleep();
+	lock_acquire(&lock->dep_map, 0, false, _RET_IP_);
+	ret = slowlock(lock, TASK_INTERRUPTIBLE, _RET_IP_);
+	if (ret)
+		lock_release(&lock->dep_map, _RET_IP_);
+	return ret;
+}
+
+int rt_mutex_trylock(struct rt_mutex *lock)
+{
+	unsigned long flags = pi_lock_irqsave();
+	int taken = !lock->owner;
+
+	if (taken)
+		take(lock, _RET_IP_);
+	pi_unlock_irqrestore(flags);
+	if (taken)
+		lock_acquire(&lock->dep_map, 0, true, _RET_IP_);
+	return taken;
+}
+
+/*
+ * The top waiter becomes the owner at once, and the rest of the queue
+ * boosts it instead of us. (Linux 2.6.18 made it a pending owner that a
+ * more urgent task could still steal the lock from; handing over keeps
+ * the order of the queue, which is what the tests check.)
+ */
+static void hand_over(struct rt_mutex *lock, struct rt_mutex_waiter *top)
+{
+	struct task_struct *next = top->task;
+
+	list_del_init(&top->pi_list_entry);
+	list_del(&top->list_entry);
+	next->pi_blocked_on = NULL;
+	lock->owner = next;
+	update_owner_pi(lock, NULL);
+	debug_rt_mutex_set_owner(lock);
+	propagate(next);
+	wake_up_process(next);
+}
+
+void rt_mutex_unlock(struct rt_mutex *lock)
+{
+	unsigned long flags = pi_lock_irqsave();
+	struct rt_mutex_waiter *top;
+
+	if (lock->owner != current) {
+		rt_mutex_report_bad_unlock(lock, _RET_IP_);
+		pi_unlock_irqrestore(flags);
+		return;
+	}
+	lock_release(&lock->dep_map, _RET_IP_);
+	debug_rt_mutex_clear_owner(lock);
+	top = top_waiter(lock);
+	if (top)
+		hand_over(lock, top);
+	else
+		lock->owner = NULL;
+	/* Back to what the locks we still hold give us. */
+	propagate(current);
+	pi_unlock_irqrestore(flags);
+}
+
+void rt_mutex_adjust_pi(struct task_struct *p)
+{
+	unsigned long flags = pi_lock_irqsave();
+
+	propagate(p);
+	pi_unlock_irqrestore(flags);
+}
+
+void rt_mutex_show_all(void)
+{
+	unsigned long flags, pi_flags;
+	struct task_struct *p;
+
+	printk("\nShowing the tasks rt-mutexes block or boost (* boosted):\n");
+	/* SysRq may come while task_list_lock is held: only try it. */
+	local_irq_save(flags);
+	if (!spin_trylock(&task_list_lock)) {
+		local_irq_restore(flags);
+		printk("task list lock busy: try again\n");
+		return;
+	}
+	pi_flags = pi_lock_irqsave();
+	list_for_each_entry(p, &task_list, tasks)
+		rt_mutex_show_task(p);
+	pi_unlock_irqrestore(pi_flags);
+	spin_unlock(&task_list_lock);
+	local_irq_restore(flags);
+}
+
+const char *rt_mutex_blocked_on(struct task_struct *p)
+{
+	unsigned long flags = pi_lock_irqsave();
+	const char *name = p->pi_blocked_on ? p->pi_blocked_on->lock->name :
+					      NULL;
+
+	pi_unlock_irqrestore(flags);
+	return name;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real-time classes: SCHED_FIFO and SCHED_RR beside SCHED_NORMAL.
+ * Every case checks an order of events, never how long something took:
+ * a more urgent task woken runs before its waker goes on, on this CPU
+ * and on another; equals run first come first served and FIFO ones are
+ * never sliced; SCHED_RR ones take turns; bad input is refused.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include "helpers.h"
+
+/* Generous: only a task that never gets its CPU runs into these. */
+#define RT_WAIT_SECS	30
+
+static struct order_log rt_log;
+
+static int log_and_exit(void *ev)
+{
+	order_log_add(&rt_log, (long)ev);
+	return 0;
+}
+
+/*
+ * FIFO 10 on CPU 0 wakes FIFO 20 on CPU 0: the woken task runs inside
+ * wake_up_process(), before its waker's next event.
+ */
+static int waker_fn(void *high)
+{
+	order_log_add(&rt_log, 1);
+	wake_up_process(high);
+	order_log_add(&rt_log, 3);
+	return 0;
+}
+
+static void woken_higher_preempts_at_once(struct kunit *test)
+{
+	struct task_struct *low, *high;
+
+	order_log_init(&rt_log);
+	high = task_create_sched(log_and_exit, (void *)2L, SCHED_FIFO, 20, 0,
+				 "rt-high");
+	KUNIT_ASSERT_NOT_NULL(test, high);
+	low = task_create_sched(waker_fn, high, SCHED_FIFO, 10, 0, "rt-low");
+	KUNIT_ASSERT_NOT_NULL(test, low);
+	wake_up_process(low);
+	KUNIT_EXPECT_EQ(test, kthread_join(low), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(high), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 1), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 2), 1);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 3), 2);
+}
+
+static volatile int spin_stop, high_ran;
+
+/* Never sleeps nor yields: only a more urgent task takes its CPU. */
+static int rt_spinner(void *unused)
+{
+	while (!READ_ONCE(spin_stop))
+		cpu_relax();
+	return 0;
+}
+
+static int note_high_ran(void *unused)
+{
+	WRITE_ONCE(high_ran, 1);
+	return 0;
+}
+
+/*
+ * CPU 1 runs a FIFO 10 spinner, which no tick preempts; FIFO 30, woken
+ * from CPU 0 and bound to CPU 1, must take CPU 1 from it (the reschedule
+ * IPI) while the spinner still spins.
+ */
+struct other_cpu {
+	struct task_struct *spinner, *high;
+	bool ran, spinner_stopped;
+};
+
+static int wake_on_other_cpu(void *arg)
+{
+	struct other_cpu *oc = arg;
+
+	wake_up_process(oc->spinner);
+	while (!READ_ONCE(oc->spinner->on_cpu))
+		cpu_relax();
+	wake_up_process(oc->high);
+	oc->ran = spin_for_count(&high_ran, 1, RT_WAIT_SECS);
+	oc->spinner_stopped = READ_ONCE(spin_stop);
+	WRITE_ONCE(spin_stop, 1);
+	return 0;
+}
+
+static void woken_higher_preempts_other_cpu(struct kunit *test)
+{
+	struct other_cpu oc = {};
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	spin_stop = high_ran = 0;
+	oc.spinner = task_create_sched(rt_spinner, NULL, SCHED_FIFO, 10, 1,
+				       "rt-spin");
+	oc.high = task_create_sched(note_high_ran, NULL, SCHED_FIFO, 30, 1,
+				    "rt-high");
+	KUNIT_ASSERT_NOT_NULL(test, oc.spinner);
+	KUNIT_ASSERT_NOT_NULL(test, oc.high);
+	KUNIT_EXPECT_EQ(test, run_driver(wake_on_other_cpu, &oc), 0);
+	KUNIT_EXPECT_TRUE(test, oc.ran);
+	KUNIT_EXPECT_FALSE(test, oc.spinner_stopped);
+	KUNIT_EXPECT_EQ(test, kthread_join(oc.spinner), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(oc.high), 0);
+}
+
+/*
+ * Four FIFO 20 tasks on CPU 0, woken in order by the driver: each runs to its end before the next starts, in wake order, even
+ * though each spins over several ticks (a SCHED_NORMAL task would be
+ * sliced after 1 to 4).
+ */
+#define FIFO_TASKS	4
+#define FIFO_SPIN_TICKS	5
+
+static int fifo_worker(void *arg)
+{
+	long id = (long)arg;
+	unsigned long end = jiffies + FIFO_SPIN_TICKS;
+
+	order_log_add(&rt_log, id);
+	while (time_before(jiffies, end))
+		cpu_relax();
+	order_log_add(&rt_log, id);
+	return 0;
+}
+
+static void fifo_among_equals(struct kunit *test)
+{
+	struct task_struct *t[FIFO_TASKS + 1] = {};
+
+	order_log_init(&rt_log);
+	for (long i = 0; i < FIFO_TASKS; i++) {
+		t[i] = task_create_sched(fifo_worker, (void *)i, SCHED_FIFO,
+					 20, 0, "rt-fifo");
+		KUNIT_ASSERT_NOT_NULL(test, t[i]);
+	}
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	for (int i = 0; i < FIFO_TASKS; i++)
+		KUNIT_EXPECT_EQ(test, kthread_join(t[i]), 0);
+	KUNIT_ASSERT_EQ(test, atomic_read(&rt_log.n), 2 * FIFO_TASKS);
+	for (int i = 0; i < 2 * FIFO_TASKS; i++)
+		KUNIT_EXPECT_EQ(test, rt_log.ev[i], i / 2);
+}
+
+/*
+ * Two SCHED_RR tasks of one priority on CPU 0, each spinning until it has
+ * seen the other run RR_TURNS times: only slice rotation lets either end
+ * (as SCHED_FIFO the first would spin to the limit).
+ */
+#define RR_TURNS	3
+
+static volatile int rr_last, rr_turns[2];
+
+static int rr_worker(void *arg)
+{
+	long me = (long)arg;
+	unsigned long end = jiffies + RT_WAIT_SECS * HZ;
+
+	while (READ_ONCE(rr_turns[me]) < RR_TURNS &&
+	       time_before(jiffies, end)) {
+		if (READ_ONCE(rr_last) != me) {
+			WRITE_ONCE(rr_last, me);
+			rr_turns[me]++;
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+static void rr_rotates_equals(struct kunit *test)
+{
+	struct task_struct *t[3] = {};
+
+	rr_last = -1;
+	rr_turns[0] = rr_turns[1] = 0;
+	for (long i = 0; i < 2; i++) {
+		t[i] = task_create_sched(rr_worker, (void *)i, SCHED_RR, 20, 0,
+					 "rt-rr");
+		KUNIT_ASSERT_NOT_NULL(test, t[i]);
+	}
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[0]), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[1]), 0);
+	KUNIT_EXPECT_EQ(test, rr_turns[0], RR_TURNS);
+	KUNIT_EXPECT_GE(test, rr_turns[1], RR_TURNS - 1);
+}
+
+/*
+ * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
+ * after it: the queue is in priority order, not wake order.
+ */
+static void normal_waits_for_rt(struct kunit *test)
+{
+	struct task_struct *t[3] = {}, *rt, *normal;
+
+	order_log_init(&rt_log);
+	normal = task_create_sched(log_and_exit, (void *)2L, SCHED_NORMAL, 0,
+				   0, "normal");
+	rt = task_create_sched(fifo_worker, (void *)1L, SCHED_FIFO, 1, 0,
+			       "rt-fifo");
+	KUNIT_ASSERT_NOT_NULL(test, rt);
+	KUNIT_ASSERT_NOT_NULL(test, normal);
+	t[0] = normal;
+	t[1] = rt;
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(rt), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(normal), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 2), 2);
+}
+
+static void priorities_follow_the_policy(struct kunit *test)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+	struct task_struct *p = current;
+
+	KUNIT_EXPECT_EQ(test, p->policy, SCHED_NORMAL);
+	KUNIT_EXPECT_EQ(test, p->prio, p->static_prio);
+	KUNIT_ASSERT_EQ(test, sched_setscheduler(p, SCHED_RR, &sp), 0);
+	KUNIT_EXPECT_EQ(test, p->policy, SCHED_RR);
+	KUNIT_EXPECT_EQ(test, p->rt_priority, 10U);
+	KUNIT_EXPECT_EQ(test, p->normal_prio, MAX_RT_PRIO - 1 - 10);
+	KUNIT_EXPECT_EQ(test, p->prio, p->normal_prio);
+	KUNIT_EXPECT_TRUE(test, rt_task(p));
+	sp.sched_priority = 0;
+	KUNIT_ASSERT_EQ(test, sched_setscheduler(p, SCHED_NORMAL, &sp), 0);
+	KUNIT_EXPECT_EQ(test, p->prio, p->static_prio);
+	KUNIT_EXPECT_FALSE(test, rt_task(p));
+}
+
+/* Refused with -EINVAL and a message, never clamped. */
+static void bad_policy_or_priority_refused(struct kunit *test)
+{
+	static const struct { int policy, prio; } bad[] = {
+		{ 7, 10 }, { -1, 0 }, { SCHED_FIFO, 0 }, { SCHED_FIFO, 100 },
+		{ SCHED_RR, -5 }, { SCHED_NORMAL, 5 },
+	};
+	struct task_struct *p = current;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct sched_param sp = { .sched_priority = bad[i].prio };
+
+		KUNIT_EXPECT_EQ(test, sched_setscheduler(p, bad[i].policy, &sp),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, p->policy, SCHED_NORMAL);
+		KUNIT_EXPECT_EQ(test, p->prio, p->static_prio);
+	}
+}
+
+static struct kunit_case sched_rt_cases[] = {
+	KUNIT_CASE(priorities_follow_the_policy),
+	KUNIT_CASE(bad_policy_or_priority_refused),
+	KUNIT_CASE(woken_higher_preempts_at_once),
+	KUNIT_CASE(woken_higher_preempts_other_cpu),
+	KUNIT_CASE(fifo_among_equals),
+	KUNIT_CASE(normal_waits_for_rt),
+	KUNIT_CASE(rr_rotates_equals),
+	{}
+};
+
+static struct kunit_suite sched_rt_suite = {
+	.name = "sched_rt",
+	.test_cases = sched_rt_cases,
+};
+kunit_test_suite(sched_rt_suite);
