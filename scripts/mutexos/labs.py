@@ -165,9 +165,13 @@ LABS = {lab.number: lab for lab in (
               "mutex_states.unlock_wakes_one_count_stays_negative"),
         Check("a woken waiter that lost goes back to the head", 3,
               "mutex_states.woken_waiter_that_lost_requeues_at_head"),
-        # The debug build checks that wait_lock is held where it must be.
+        # The debug build checks that wait_lock is held where it must be:
+        # every pass through the slowpath asserts it, so these cases are
+        # enough. Not the stress: 10 s in this build on a quiet host, and
+        # a lost wakeup there runs to the case's limit while the workers
+        # still awake finish their share.
         Check("the slowpath in the debug build", 2,
-              "mutex.fifo_order_of_waiters,mutex.no_lost_wakeup_stress,mutex_states.*",
+              "mutex.fifo_order_of_waiters,mutex_states.*",
               mutex="debug"),
         # The race detector sees the wait list touched outside wait_lock.
         # Its one case took 5 to 30 s on a loaded host (docs/kcsan.md):
