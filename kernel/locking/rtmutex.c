@@ -120,6 +120,7 @@ static void update_owner_pi(struct rt_mutex *lock,
  */
 static void propagate(struct task_struct *task)
 {
+	/* LAB 10 BEGIN: the boost and its chain propagation */
 	unsigned int depth;
 
 	for (depth = 0; depth <= max_lock_depth; depth++) {
@@ -138,6 +139,14 @@ static void propagate(struct task_struct *task)
 		update_owner_pi(w->lock, old_top);
 		task = w->lock->owner;
 	}
+	/* LAB 10 STUB: Run task at rt_mutex_getprio(task), its top pi
+	 * waiter's priority when that is higher (rt_mutex_setprio()); if
+	 * that changed and task is blocked (pi_blocked_on), move its waiter
+	 * to its new place in its lock's wait_list (queue_by_prio()), bring
+	 * the owner's pi_waiters up to date (update_owner_pi()) and go on
+	 * with the owner, at most max_lock_depth links. This never boosts.
+	 *|	rt_mutex_setprio(task, task->normal_prio);
+	 * LAB 10 END */
 }
 
 /* Does following owners from lock lead back to us (or on too long)? */
