@@ -37,7 +37,7 @@ struct rt_mutex {
 /* One per blocked task, on that task's stack. */
 struct rt_mutex_waiter {
 	struct list_head list_entry;	/* on lock->wait_list */
-	struct list_head pi_list_entry;	/* on the owner's pi_waiters, if top */
+	struct list_head pi_list_entry;	/* on the owner's pi_waiters: top */
 	struct task_struct *task;
 	struct rt_mutex *lock;
 	int prio;			/* its task's prio when last queued */

@@ -55,16 +55,6 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);
 bool spin_for_count(volatile int *flag, int want, unsigned int secs);
 
 /*
- * Creates, without waking it, a task running fn(arg) with a scheduling
- * policy and priority (0 for SCHED_NORMAL), bound to cpu unless cpu < 0.
- * NULL if it could not be made. A bad policy or priority is printed by
- * sched_setscheduler() and leaves the task SCHED_NORMAL.
- */
-struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
-				      int policy, int prio, int cpu,
-				      const char *name);
-
-/*
  * Runs fn(arg) as FIFO 50 on CPU 0, above every task a case starts: what
  * the driver wakes there waits until it sleeps or ends, and it can wait
  * for another CPU without sleeping. Returns fn's result, or -ENOMEM.

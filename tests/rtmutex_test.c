@@ -68,7 +68,7 @@ static int locker_fn(void *arg)
 static struct task_struct *block_locker(struct kunit *test, struct locker *l,
 					int fifo)
 {
-	struct task_struct *t = task_create_sched(locker_fn, l, SCHED_FIFO,
+	struct task_struct *t = kthread_create_sched(locker_fn, l, SCHED_FIFO,
 						  fifo, -1, "rt-locker");
 
 	if (!t)
@@ -341,7 +341,8 @@ static void chain_longer_than_bound_refused(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ta);
 	b = (struct locker){ .held = &m[2], .lock = &m[1], .id = 2,
 			     .interruptible = true };
-	tb = task_create_sched(locker_fn, &b, SCHED_FIFO, 20, -1, "rt-locker");
+	tb = kthread_create_sched(locker_fn, &b, SCHED_FIFO, 20, -1,
+				  "rt-locker");
 	KUNIT_ASSERT_NOT_NULL(test, tb);
 	max_lock_depth = 0;
 	wake_up_process(tb);
@@ -389,8 +390,10 @@ static void inversion_with_mutex(struct kunit *test)
 	struct inversion_result r;
 
 	KUNIT_ASSERT_EQ(test, inversion_run(false, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE], r.order[INV_LOW_UNLOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE], r.order[INV_HIGH_LOCKED]);
+	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE],
+			r.order[INV_LOW_UNLOCKED]);
+	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE],
+			r.order[INV_HIGH_LOCKED]);
 }
 
 static void inversion_with_rt_mutex(struct kunit *test)
@@ -398,8 +401,10 @@ static void inversion_with_rt_mutex(struct kunit *test)
 	struct inversion_result r;
 
 	KUNIT_ASSERT_EQ(test, inversion_run(true, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_LOW_UNLOCKED], r.order[INV_HIGH_LOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_HIGH_LOCKED], r.order[INV_MEDIUM_DONE]);
+	KUNIT_EXPECT_LT(test, r.order[INV_LOW_UNLOCKED],
+			r.order[INV_HIGH_LOCKED]);
+	KUNIT_EXPECT_LT(test, r.order[INV_HIGH_LOCKED],
+			r.order[INV_MEDIUM_DONE]);
 }
 
 static struct kunit_case rtmutex_cases[] = {

@@ -55,7 +55,8 @@ static void print_held(struct task_struct *p)
 void rt_mutex_report_deadlock(struct rt_mutex *lock, unsigned int depth,
 			      unsigned long ip)
 {
-	enum mutex_bug kind = depth > max_lock_depth ? MUTEX_BUG_CHAIN_TOO_LONG :
+	enum mutex_bug kind = depth > max_lock_depth ?
+			      MUTEX_BUG_CHAIN_TOO_LONG :
 			      depth ? MUTEX_BUG_CIRCULAR : MUTEX_BUG_RECURSION;
 	struct rt_mutex *l = lock;
 
