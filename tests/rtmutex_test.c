@@ -377,6 +377,38 @@ static void unlock_by_other_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(ta), 0);
 }
 
+#ifdef CONFIG_DEBUG_MUTEXES
+#include <mutex.h>
+
+static int lock_and_exit(void *lock)
+{
+	rt_mutex_lock(lock);
+	return 0;
+}
+
+/*
+ * Debug build: a task that ends holding an rt-mutex is reported, and the
+ * lock is free again once it is gone.
+ */
+static void exit_holding_reported_and_released(struct kunit *test)
+{
+	unsigned long before = mutex_debug_reports[MUTEX_BUG_EXIT_HELD];
+	struct task_struct *t;
+	DEFINE_RT_MUTEX(m);
+
+	kunit_expect_reports(test);
+	t = kthread_create_sched(lock_and_exit, &m, SCHED_NORMAL, 0, -1,
+				 "rt-exit");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wake_up_process(t);
+	KUNIT_EXPECT_EQ(test, kthread_join(t), 0);
+	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_EXIT_HELD],
+			before + 1);
+	KUNIT_ASSERT_EQ(test, rt_mutex_trylock(&m), 1);
+	rt_mutex_unlock(&m);
+}
+#endif
+
 /* A medium task's work: long enough to be seen, the same on every arch. */
 #define MEDIUM_TICKS	10
 
@@ -419,6 +451,9 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(deadlock_refused),
 	KUNIT_CASE(chain_longer_than_bound_refused),
 	KUNIT_CASE(unlock_by_other_refused),
+#ifdef CONFIG_DEBUG_MUTEXES
+	KUNIT_CASE(exit_holding_reported_and_released),
+#endif
 	KUNIT_CASE(inversion_with_mutex),
 	KUNIT_CASE(inversion_with_rt_mutex),
 	{}

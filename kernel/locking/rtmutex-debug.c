@@ -87,6 +87,13 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 	mutex_debug_report_end();
 }
 
+void rt_mutex_report_exit_held(struct task_struct *task)
+{
+	mutex_debug_report_begin(MUTEX_BUG_EXIT_HELD);
+	print_held(task);
+	mutex_debug_report_end();
+}
+
 static bool holds_any(struct task_struct *p)
 {
 	return !list_empty(&p->held_rt_mutexes);

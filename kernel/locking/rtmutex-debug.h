@@ -14,6 +14,8 @@
 void debug_rt_mutex_init(struct rt_mutex *lock);
 void debug_rt_mutex_set_owner(struct rt_mutex *lock);
 void debug_rt_mutex_clear_owner(struct rt_mutex *lock);
+/* The task exits holding rt-mutexes (current). */
+void rt_mutex_report_exit_held(struct task_struct *task);
 #else
 #define debug_rt_mutex_init(lock)		do { (void)(lock); } while (0)
 #define debug_rt_mutex_set_owner(lock)		do { (void)(lock); } while (0)

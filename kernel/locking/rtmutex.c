@@ -294,10 +294,22 @@ static void hand_over(struct rt_mutex *lock, struct rt_mutex_waiter *top)
 	wake_up_process(next);
 }
 
+/* To the top waiter, if any; then back to what our other locks give us. */
+static void release(struct rt_mutex *lock)
+{
+	struct rt_mutex_waiter *top = top_waiter(lock);
+
+	debug_rt_mutex_clear_owner(lock);
+	if (top)
+		hand_over(lock, top);
+	else
+		lock->owner = NULL;
+	propagate(current);
+}
+
 void rt_mutex_unlock(struct rt_mutex *lock)
 {
 	unsigned long flags = pi_lock_irqsave();
-	struct rt_mutex_waiter *top;
 
 	if (lock->owner != current) {
 		rt_mutex_report_bad_unlock(lock, _RET_IP_);
@@ -305,16 +317,30 @@ void rt_mutex_unlock(struct rt_mutex *lock)
 		return;
 	}
 	lock_release(&lock->dep_map, _RET_IP_);
-	debug_rt_mutex_clear_owner(lock);
-	top = top_waiter(lock);
-	if (top)
-		hand_over(lock, top);
-	else
-		lock->owner = NULL;
-	/* Back to what the locks we still hold give us. */
-	propagate(current);
+	release(lock);
 	pi_unlock_irqrestore(flags);
 }
+
+#ifdef CONFIG_DEBUG_MUTEXES
+/*
+ * A task that exits holding rt-mutexes would leave them locked for ever,
+ * and their waiters boosting a task that is gone: report them, then
+ * release each as an unlock would.
+ */
+void rt_mutex_check_no_locks_held(struct task_struct *task)
+{
+	unsigned long flags;
+
+	if (list_empty(&task->held_rt_mutexes))
+		return;
+	flags = pi_lock_irqsave();
+	rt_mutex_report_exit_held(task);
+	while (!list_empty(&task->held_rt_mutexes))
+		release(list_first_entry(&task->held_rt_mutexes,
+					 struct rt_mutex, held_list));
+	pi_unlock_irqrestore(flags);
+}
+#endif
 
 void rt_mutex_adjust_pi(struct task_struct *p)
 {
