@@ -379,6 +379,7 @@ static void unlock_by_other_refused(struct kunit *test)
 
 #ifdef CONFIG_DEBUG_MUTEXES
 #include <mutex.h>
+#include <timer.h>
 
 static int lock_and_exit(void *lock)
 {
@@ -406,6 +407,40 @@ static void exit_holding_reported_and_released(struct kunit *test)
 			before + 1);
 	KUNIT_ASSERT_EQ(test, rt_mutex_trylock(&m), 1);
 	rt_mutex_unlock(&m);
+}
+
+static DEFINE_RT_MUTEX(irq_rt_lock);
+
+struct irq_use {
+	struct timer_list timer;
+	struct completion done;
+	int result;
+};
+
+static void irq_trylock_fn(struct timer_list *t)
+{
+	struct irq_use *u = container_of(t, struct irq_use, timer);
+
+	u->result = rt_mutex_trylock(&irq_rt_lock);	/* in hardirq context */
+	complete(&u->done);
+}
+
+/* Debug build: a trylock from an interrupt is reported and refused. */
+static void use_in_irq_refused(struct kunit *test)
+{
+	unsigned long before = mutex_debug_reports[MUTEX_BUG_IN_IRQ];
+	struct irq_use u = { .result = -1 };
+
+	kunit_expect_reports(test);
+	init_completion(&u.done);
+	timer_setup(&u.timer, irq_trylock_fn, 0);
+	mod_timer(&u.timer, jiffies + 1);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&u.done,
+							  RT_WAIT_SECS * HZ), 0);
+	KUNIT_EXPECT_EQ(test, u.result, 0);
+	KUNIT_EXPECT_FALSE(test, rt_mutex_is_locked(&irq_rt_lock));
+	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_IN_IRQ],
+			before + 1);
 }
 #endif
 
@@ -453,6 +488,7 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(unlock_by_other_refused),
 #ifdef CONFIG_DEBUG_MUTEXES
 	KUNIT_CASE(exit_holding_reported_and_released),
+	KUNIT_CASE(use_in_irq_refused),
 #endif
 	KUNIT_CASE(inversion_with_mutex),
 	KUNIT_CASE(inversion_with_rt_mutex),

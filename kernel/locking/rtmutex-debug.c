@@ -87,6 +87,17 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 	mutex_debug_report_end();
 }
 
+bool rt_mutex_in_irq(struct rt_mutex *lock, unsigned long ip)
+{
+	if (!in_interrupt())
+		return false;
+	mutex_debug_report_begin(MUTEX_BUG_IN_IRQ);
+	print_rt_lock(lock);
+	printk(" ... used at:     %pS\n", (void *)ip);
+	mutex_debug_report_end();
+	return true;
+}
+
 void rt_mutex_report_exit_held(struct task_struct *task)
 {
 	mutex_debug_report_begin(MUTEX_BUG_EXIT_HELD);

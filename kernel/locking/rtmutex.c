@@ -263,8 +263,14 @@ int rt_mutex_lock_interruptible(struct rt_mutex *lock)
 
 int rt_mutex_trylock(struct rt_mutex *lock)
 {
-	unsigned long flags = pi_lock_irqsave();
-	int taken = !lock->owner;
+	unsigned long flags;
+	int taken;
+
+	/* The interrupted task would become the owner. */
+	if (rt_mutex_in_irq(lock, _RET_IP_))
+		return 0;
+	flags = pi_lock_irqsave();
+	taken = !lock->owner;
 
 	if (taken)
 		take(lock, _RET_IP_);
@@ -309,8 +315,11 @@ static void release(struct rt_mutex *lock)
 
 void rt_mutex_unlock(struct rt_mutex *lock)
 {
-	unsigned long flags = pi_lock_irqsave();
+	unsigned long flags;
 
+	if (rt_mutex_in_irq(lock, _RET_IP_))
+		return;
+	flags = pi_lock_irqsave();
 	if (lock->owner != current) {
 		rt_mutex_report_bad_unlock(lock, _RET_IP_);
 		pi_unlock_irqrestore(flags);

@@ -433,8 +433,8 @@ void set_user_nice(struct task_struct *p, int nice)
 		nice = MAX_NICE;
 	p->static_prio = DEFAULT_PRIO + nice;
 	p->normal_prio = normal_prio(p);
-	if (!rt_prio(p->prio))
-		p->prio = p->normal_prio;
+	/* What it runs at follows, unless a waiter boosts it above. */
+	rt_mutex_adjust_pi(p);
 }
 
 static int check_sched_param(struct task_struct *p, int policy, int prio)
