@@ -73,6 +73,19 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 	return true;
 }
 
+int spin_until_set(void *flag)
+{
+	while (!READ_ONCE(*(volatile int *)flag))
+		cpu_relax();
+	return 0;
+}
+
+int set_flag(void *flag)
+{
+	WRITE_ONCE(*(volatile int *)flag, 1);
+	return 0;
+}
+
 bool spin_for_count(volatile int *flag, int want, unsigned int secs)
 {
 	unsigned long end = jiffies + secs * HZ;

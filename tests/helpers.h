@@ -51,6 +51,14 @@ bool wait_for_count(volatile int *flag, int want, unsigned int secs);
 /* Waits until p sleeps in state (off its CPU). */
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);
 
+/*
+ * Task bodies on a flag (a volatile int): spin_until_set() never sleeps
+ * nor yields until the flag is set, so only preemption shares its CPU;
+ * set_flag() sets it.
+ */
+int spin_until_set(void *flag);
+int set_flag(void *flag);
+
 /* wait_for_count() without sleeping: for a case that must keep its CPU. */
 bool spin_for_count(volatile int *flag, int want, unsigned int secs);
 

@@ -53,19 +53,6 @@ static void woken_higher_preempts_at_once(struct kunit *test)
 
 static volatile int spin_stop, high_ran;
 
-/* Never sleeps nor yields: only a more urgent task takes its CPU. */
-static int rt_spinner(void *unused)
-{
-	while (!READ_ONCE(spin_stop))
-		cpu_relax();
-	return 0;
-}
-
-static int note_high_ran(void *unused)
-{
-	WRITE_ONCE(high_ran, 1);
-	return 0;
-}
 
 /*
  * CPU 1 runs a FIFO 10 spinner, which no tick preempts; FIFO 30, woken
@@ -98,10 +85,11 @@ static void woken_higher_preempts_other_cpu(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs");
 	spin_stop = high_ran = 0;
-	oc.spinner = kthread_create_sched(rt_spinner, NULL, SCHED_FIFO, 10, 1,
-				       "rt-spin");
-	oc.high = kthread_create_sched(note_high_ran, NULL, SCHED_FIFO, 30, 1,
-				    "rt-high");
+	/* At FIFO 10 no tick preempts it: only a more urgent task. */
+	oc.spinner = kthread_create_sched(spin_until_set, (void *)&spin_stop,
+					  SCHED_FIFO, 10, 1, "rt-spin");
+	oc.high = kthread_create_sched(set_flag, (void *)&high_ran,
+				       SCHED_FIFO, 30, 1, "rt-high");
 	KUNIT_ASSERT_NOT_NULL(test, oc.spinner);
 	KUNIT_ASSERT_NOT_NULL(test, oc.high);
 	KUNIT_EXPECT_EQ(test, run_driver(wake_on_other_cpu, &oc), 0);
