@@ -450,28 +450,35 @@ static void use_in_irq_refused(struct kunit *test)
 /*
  * The inversion: with the plain mutex the high task gets the lock only
  * after the medium task on the low task's CPU has done its work; with the
- * rt-mutex, before that task even started.
+ * rt-mutex, before that task even started. Each run's three events must
+ * come in exactly the order given.
  */
-static void inversion_with_mutex(struct kunit *test)
+static void expect_inversion_order(struct kunit *test, bool rt,
+				   const enum inversion_event *order)
 {
 	struct inversion_result r;
 
-	KUNIT_ASSERT_EQ(test, inversion_run(false, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE],
-			r.order[INV_LOW_UNLOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE],
-			r.order[INV_HIGH_LOCKED]);
+	KUNIT_ASSERT_EQ(test, inversion_run(rt, MEDIUM_TICKS, &r), 0);
+	for (int i = 0; i < INV_NR; i++)
+		KUNIT_EXPECT_EQ(test, r.order[order[i]], i);
+}
+
+static void inversion_with_mutex(struct kunit *test)
+{
+	static const enum inversion_event order[INV_NR] = {
+		INV_MEDIUM_DONE, INV_LOW_UNLOCKED, INV_HIGH_LOCKED,
+	};
+
+	expect_inversion_order(test, false, order);
 }
 
 static void inversion_with_rt_mutex(struct kunit *test)
 {
-	struct inversion_result r;
+	static const enum inversion_event order[INV_NR] = {
+		INV_LOW_UNLOCKED, INV_HIGH_LOCKED, INV_MEDIUM_DONE,
+	};
 
-	KUNIT_ASSERT_EQ(test, inversion_run(true, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_LOW_UNLOCKED],
-			r.order[INV_HIGH_LOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_HIGH_LOCKED],
-			r.order[INV_MEDIUM_DONE]);
+	expect_inversion_order(test, true, order);
 }
 
 static struct kunit_case rtmutex_cases[] = {
