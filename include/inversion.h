@@ -24,7 +24,7 @@ enum inversion_event {
 
 struct inversion_result {
 	int order[INV_NR];	/* each event's place, 0 first */
-	u64 high_wait_ns;	/* from the high task's lock call to the lock */
+	u64 high_wait_ns;	/* from the high task's lock call to lock */
 };
 
 /*

@@ -22,6 +22,16 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 
 /* Before the first wakeup: the thread will only ever run on cpu. */
 void kthread_bind(struct task_struct *k, unsigned int cpu);
+
+/*
+ * kthread_create() of a thread with a scheduling policy and priority (0
+ * for SCHED_NORMAL), bound to cpu unless cpu < 0, not woken. A bad policy
+ * or priority is printed by sched_setscheduler() and leaves the thread
+ * SCHED_NORMAL. NULL when out of memory.
+ */
+struct task_struct *kthread_create_sched(int (*fn)(void *data), void *data,
+					 int policy, int prio, int cpu,
+					 const char *name);
 /*
  * Asks k to stop, wakes it, waits for it to exit, frees it and returns what
  * its function returned (or the do_exit() code).

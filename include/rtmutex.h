@@ -37,7 +37,7 @@ struct rt_mutex {
 /* One per blocked task, on that task's stack. */
 struct rt_mutex_waiter {
 	struct list_head list_entry;	/* on lock->wait_list */
-	struct list_head pi_list_entry;	/* on the owner's pi_waiters, if top */
+	struct list_head pi_list_entry;	/* on the owner's pi_waiters: top */
 	struct task_struct *task;
 	struct rt_mutex *lock;
 	int prio;			/* its task's prio when last queued */
@@ -91,6 +91,12 @@ const char *rt_mutex_blocked_on(struct task_struct *p);
  * its priority, and in the debug build every rt-mutex each one holds.
  */
 void rt_mutex_show_all(void);
+#ifdef CONFIG_DEBUG_MUTEXES
+/* At exit (current): report and release the rt-mutexes it still holds. */
+void rt_mutex_check_no_locks_held(struct task_struct *task);
+#else
+#define rt_mutex_check_no_locks_held(task)	do { (void)(task); } while (0)
+#endif
 /* The longest owner chain followed before -EDEADLK (Linux's 1024). */
 extern unsigned int max_lock_depth;
 

@@ -73,6 +73,19 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 	return true;
 }
 
+int spin_until_set(void *flag)
+{
+	while (!READ_ONCE(*(volatile int *)flag))
+		cpu_relax();
+	return 0;
+}
+
+int set_flag(void *flag)
+{
+	WRITE_ONCE(*(volatile int *)flag, 1);
+	return 0;
+}
+
 bool spin_for_count(volatile int *flag, int want, unsigned int secs)
 {
 	unsigned long end = jiffies + secs * HZ;
@@ -85,26 +98,10 @@ bool spin_for_count(volatile int *flag, int want, unsigned int secs)
 	return true;
 }
 
-struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
-				      int policy, int prio, int cpu,
-				      const char *name)
-{
-	struct sched_param sp = { .sched_priority = prio };
-	struct task_struct *t = kthread_create(fn, arg, "%s", name);
-
-	if (!t)
-		return NULL;
-	if (cpu >= 0)
-		kthread_bind(t, cpu);
-	/* A bad policy or priority is printed there and t stays normal. */
-	sched_setscheduler(t, policy, &sp);
-	return t;
-}
-
 int run_driver(int (*fn)(void *), void *arg)
 {
-	struct task_struct *d = task_create_sched(fn, arg, SCHED_FIFO, 50, 0,
-						  "rt-driver");
+	struct task_struct *d = kthread_create_sched(fn, arg, SCHED_FIFO, 50, 0,
+						     "rt-driver");
 
 	if (!d)
 		return -ENOMEM;

@@ -51,18 +51,16 @@ bool wait_for_count(volatile int *flag, int want, unsigned int secs);
 /* Waits until p sleeps in state (off its CPU). */
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);
 
+/*
+ * Task bodies on a flag (a volatile int): spin_until_set() never sleeps
+ * nor yields until the flag is set, so only preemption shares its CPU;
+ * set_flag() sets it.
+ */
+int spin_until_set(void *flag);
+int set_flag(void *flag);
+
 /* wait_for_count() without sleeping: for a case that must keep its CPU. */
 bool spin_for_count(volatile int *flag, int want, unsigned int secs);
-
-/*
- * Creates, without waking it, a task running fn(arg) with a scheduling
- * policy and priority (0 for SCHED_NORMAL), bound to cpu unless cpu < 0.
- * NULL if it could not be made. A bad policy or priority is printed by
- * sched_setscheduler() and leaves the task SCHED_NORMAL.
- */
-struct task_struct *task_create_sched(int (*fn)(void *), void *arg,
-				      int policy, int prio, int cpu,
-				      const char *name);
 
 /*
  * Runs fn(arg) as FIFO 50 on CPU 0, above every task a case starts: what

@@ -68,7 +68,7 @@ static int locker_fn(void *arg)
 static struct task_struct *block_locker(struct kunit *test, struct locker *l,
 					int fifo)
 {
-	struct task_struct *t = task_create_sched(locker_fn, l, SCHED_FIFO,
+	struct task_struct *t = kthread_create_sched(locker_fn, l, SCHED_FIFO,
 						  fifo, -1, "rt-locker");
 
 	if (!t)
@@ -341,7 +341,8 @@ static void chain_longer_than_bound_refused(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ta);
 	b = (struct locker){ .held = &m[2], .lock = &m[1], .id = 2,
 			     .interruptible = true };
-	tb = task_create_sched(locker_fn, &b, SCHED_FIFO, 20, -1, "rt-locker");
+	tb = kthread_create_sched(locker_fn, &b, SCHED_FIFO, 20, -1,
+				  "rt-locker");
 	KUNIT_ASSERT_NOT_NULL(test, tb);
 	max_lock_depth = 0;
 	wake_up_process(tb);
@@ -376,30 +377,108 @@ static void unlock_by_other_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(ta), 0);
 }
 
+#ifdef CONFIG_DEBUG_MUTEXES
+#include <mutex.h>
+#include <timer.h>
+
+static int lock_and_exit(void *lock)
+{
+	rt_mutex_lock(lock);
+	return 0;
+}
+
+/*
+ * Debug build: a task that ends holding an rt-mutex is reported, and the
+ * lock is free again once it is gone.
+ */
+static void exit_holding_reported_and_released(struct kunit *test)
+{
+	unsigned long before = mutex_debug_reports[MUTEX_BUG_EXIT_HELD];
+	struct task_struct *t;
+	DEFINE_RT_MUTEX(m);
+
+	kunit_expect_reports(test);
+	t = kthread_create_sched(lock_and_exit, &m, SCHED_NORMAL, 0, -1,
+				 "rt-exit");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wake_up_process(t);
+	KUNIT_EXPECT_EQ(test, kthread_join(t), 0);
+	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_EXIT_HELD],
+			before + 1);
+	KUNIT_ASSERT_EQ(test, rt_mutex_trylock(&m), 1);
+	rt_mutex_unlock(&m);
+}
+
+static DEFINE_RT_MUTEX(irq_rt_lock);
+
+struct irq_use {
+	struct timer_list timer;
+	struct completion done;
+	int result;
+};
+
+static void irq_trylock_fn(struct timer_list *t)
+{
+	struct irq_use *u = container_of(t, struct irq_use, timer);
+
+	u->result = rt_mutex_trylock(&irq_rt_lock);	/* in hardirq context */
+	complete(&u->done);
+}
+
+/* Debug build: a trylock from an interrupt is reported and refused. */
+static void use_in_irq_refused(struct kunit *test)
+{
+	unsigned long before = mutex_debug_reports[MUTEX_BUG_IN_IRQ];
+	struct irq_use u = { .result = -1 };
+
+	kunit_expect_reports(test);
+	init_completion(&u.done);
+	timer_setup(&u.timer, irq_trylock_fn, 0);
+	mod_timer(&u.timer, jiffies + 1);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&u.done,
+							  RT_WAIT_SECS * HZ), 0);
+	KUNIT_EXPECT_EQ(test, u.result, 0);
+	KUNIT_EXPECT_FALSE(test, rt_mutex_is_locked(&irq_rt_lock));
+	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_IN_IRQ],
+			before + 1);
+}
+#endif
+
 /* A medium task's work: long enough to be seen, the same on every arch. */
 #define MEDIUM_TICKS	10
 
 /*
  * The inversion: with the plain mutex the high task gets the lock only
  * after the medium task on the low task's CPU has done its work; with the
- * rt-mutex, before that task even started.
+ * rt-mutex, before that task even started. Each run's three events must
+ * come in exactly the order given.
  */
-static void inversion_with_mutex(struct kunit *test)
+static void expect_inversion_order(struct kunit *test, bool rt,
+				   const enum inversion_event *order)
 {
 	struct inversion_result r;
 
-	KUNIT_ASSERT_EQ(test, inversion_run(false, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE], r.order[INV_LOW_UNLOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_MEDIUM_DONE], r.order[INV_HIGH_LOCKED]);
+	KUNIT_ASSERT_EQ(test, inversion_run(rt, MEDIUM_TICKS, &r), 0);
+	for (int i = 0; i < INV_NR; i++)
+		KUNIT_EXPECT_EQ(test, r.order[order[i]], i);
+}
+
+static void inversion_with_mutex(struct kunit *test)
+{
+	static const enum inversion_event order[INV_NR] = {
+		INV_MEDIUM_DONE, INV_LOW_UNLOCKED, INV_HIGH_LOCKED,
+	};
+
+	expect_inversion_order(test, false, order);
 }
 
 static void inversion_with_rt_mutex(struct kunit *test)
 {
-	struct inversion_result r;
+	static const enum inversion_event order[INV_NR] = {
+		INV_LOW_UNLOCKED, INV_HIGH_LOCKED, INV_MEDIUM_DONE,
+	};
 
-	KUNIT_ASSERT_EQ(test, inversion_run(true, MEDIUM_TICKS, &r), 0);
-	KUNIT_EXPECT_LT(test, r.order[INV_LOW_UNLOCKED], r.order[INV_HIGH_LOCKED]);
-	KUNIT_EXPECT_LT(test, r.order[INV_HIGH_LOCKED], r.order[INV_MEDIUM_DONE]);
+	expect_inversion_order(test, true, order);
 }
 
 static struct kunit_case rtmutex_cases[] = {
@@ -414,6 +493,10 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(deadlock_refused),
 	KUNIT_CASE(chain_longer_than_bound_refused),
 	KUNIT_CASE(unlock_by_other_refused),
+#ifdef CONFIG_DEBUG_MUTEXES
+	KUNIT_CASE(exit_holding_reported_and_released),
+	KUNIT_CASE(use_in_irq_refused),
+#endif
 	KUNIT_CASE(inversion_with_mutex),
 	KUNIT_CASE(inversion_with_rt_mutex),
 	{}

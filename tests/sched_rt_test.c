@@ -38,10 +38,10 @@ static void woken_higher_preempts_at_once(struct kunit *test)
 	struct task_struct *low, *high;
 
 	order_log_init(&rt_log);
-	high = task_create_sched(log_and_exit, (void *)2L, SCHED_FIFO, 20, 0,
+	high = kthread_create_sched(log_and_exit, (void *)2L, SCHED_FIFO, 20, 0,
 				 "rt-high");
 	KUNIT_ASSERT_NOT_NULL(test, high);
-	low = task_create_sched(waker_fn, high, SCHED_FIFO, 10, 0, "rt-low");
+	low = kthread_create_sched(waker_fn, high, SCHED_FIFO, 10, 0, "rt-low");
 	KUNIT_ASSERT_NOT_NULL(test, low);
 	wake_up_process(low);
 	KUNIT_EXPECT_EQ(test, kthread_join(low), 0);
@@ -53,19 +53,6 @@ static void woken_higher_preempts_at_once(struct kunit *test)
 
 static volatile int spin_stop, high_ran;
 
-/* Never sleeps nor yields: only a more urgent task takes its CPU. */
-static int rt_spinner(void *unused)
-{
-	while (!READ_ONCE(spin_stop))
-		cpu_relax();
-	return 0;
-}
-
-static int note_high_ran(void *unused)
-{
-	WRITE_ONCE(high_ran, 1);
-	return 0;
-}
 
 /*
  * CPU 1 runs a FIFO 10 spinner, which no tick preempts; FIFO 30, woken
@@ -98,10 +85,11 @@ static void woken_higher_preempts_other_cpu(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 CPUs");
 	spin_stop = high_ran = 0;
-	oc.spinner = task_create_sched(rt_spinner, NULL, SCHED_FIFO, 10, 1,
-				       "rt-spin");
-	oc.high = task_create_sched(note_high_ran, NULL, SCHED_FIFO, 30, 1,
-				    "rt-high");
+	/* At FIFO 10 no tick preempts it: only a more urgent task. */
+	oc.spinner = kthread_create_sched(spin_until_set, (void *)&spin_stop,
+					  SCHED_FIFO, 10, 1, "rt-spin");
+	oc.high = kthread_create_sched(set_flag, (void *)&high_ran,
+				       SCHED_FIFO, 30, 1, "rt-high");
 	KUNIT_ASSERT_NOT_NULL(test, oc.spinner);
 	KUNIT_ASSERT_NOT_NULL(test, oc.high);
 	KUNIT_EXPECT_EQ(test, run_driver(wake_on_other_cpu, &oc), 0);
@@ -112,7 +100,8 @@ static void woken_higher_preempts_other_cpu(struct kunit *test)
 }
 
 /*
- * Four FIFO 20 tasks on CPU 0, woken in order by the driver: each runs to its end before the next starts, in wake order, even
+ * Four FIFO 20 tasks on CPU 0, woken in order by the driver: each runs
+ * to its end before the next starts, in wake order, even
  * though each spins over several ticks (a SCHED_NORMAL task would be
  * sliced after 1 to 4).
  */
@@ -137,7 +126,7 @@ static void fifo_among_equals(struct kunit *test)
 
 	order_log_init(&rt_log);
 	for (long i = 0; i < FIFO_TASKS; i++) {
-		t[i] = task_create_sched(fifo_worker, (void *)i, SCHED_FIFO,
+		t[i] = kthread_create_sched(fifo_worker, (void *)i, SCHED_FIFO,
 					 20, 0, "rt-fifo");
 		KUNIT_ASSERT_NOT_NULL(test, t[i]);
 	}
@@ -181,7 +170,8 @@ static void rr_rotates_equals(struct kunit *test)
 	rr_last = -1;
 	rr_turns[0] = rr_turns[1] = 0;
 	for (long i = 0; i < 2; i++) {
-		t[i] = task_create_sched(rr_worker, (void *)i, SCHED_RR, 20, 0,
+		t[i] = kthread_create_sched(rr_worker, (void *)i, SCHED_RR, 20,
+					    0,
 					 "rt-rr");
 		KUNIT_ASSERT_NOT_NULL(test, t[i]);
 	}
@@ -201,9 +191,9 @@ static void normal_waits_for_rt(struct kunit *test)
 	struct task_struct *t[3] = {}, *rt, *normal;
 
 	order_log_init(&rt_log);
-	normal = task_create_sched(log_and_exit, (void *)2L, SCHED_NORMAL, 0,
+	normal = kthread_create_sched(log_and_exit, (void *)2L, SCHED_NORMAL, 0,
 				   0, "normal");
-	rt = task_create_sched(fifo_worker, (void *)1L, SCHED_FIFO, 1, 0,
+	rt = kthread_create_sched(fifo_worker, (void *)1L, SCHED_FIFO, 1, 0,
 			       "rt-fifo");
 	KUNIT_ASSERT_NOT_NULL(test, rt);
 	KUNIT_ASSERT_NOT_NULL(test, normal);

@@ -10,27 +10,13 @@
 
 static volatile int spin_release;
 
-static int spinner(void *unused)
-{
-	/* Never sleeps nor yields: only preemption lets others run here. */
-	while (!READ_ONCE(spin_release))
-		cpu_relax();
-	return 0;
-}
-
-static int releaser(void *unused)
-{
-	WRITE_ONCE(spin_release, 1);
-	return 0;
-}
-
 static void preemption_on_one_cpu(struct kunit *test)
 {
 	struct task_struct *s, *r;
 
 	spin_release = 0;
-	s = kthread_create(spinner, NULL, "spinner");
-	r = kthread_create(releaser, NULL, "releaser");
+	s = kthread_create(spin_until_set, (void *)&spin_release, "spinner");
+	r = kthread_create(set_flag, (void *)&spin_release, "releaser");
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	kthread_bind(s, 0);

@@ -240,7 +240,7 @@ static int run_overhead(void)
 	       "atomic_pair_ns=%llu.%02llu mutex_per_atomic=%llu.%02llu\n",
 	       mutex_build_name(), FIXED2(mutex_ns), FIXED2(atomic_ns),
 	       FIXED2(mutex_ns * 100 / max(atomic_ns, 1ULL)));
-	/* A row of its own: the scripts that read the mutex row see it as before. */
+	/* A row of its own: scripts that read the mutex row see no change. */
 	printk("bench: overhead-rt build=%s rt_mutex_pair_ns=%llu.%02llu "
 	       "atomic_pair_ns=%llu.%02llu rt_mutex_per_atomic=%llu.%02llu\n",
 	       mutex_build_name(), FIXED2(rt_ns), FIXED2(atomic_ns),

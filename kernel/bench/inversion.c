@@ -124,32 +124,22 @@ out:
 	return ret;
 }
 
-static struct task_struct *inv_task(int (*fn)(void *), struct inversion *inv,
-				    int prio, int cpu, const char *name)
-{
-	struct sched_param sp = { .sched_priority = prio };
-	struct task_struct *t = kthread_create(fn, inv, "%s", name);
-
-	if (!t)
-		return NULL;
-	if (cpu >= 0)
-		kthread_bind(t, cpu);
-	sched_setscheduler(t, SCHED_FIFO, &sp);
-	return t;
-}
-
 static int inv_create(struct inversion *inv, struct task_struct **driver)
 {
-	inv->low = inv_task(low_fn, inv, 10, 0, "inv-low");
-	inv->high = inv_task(high_fn, inv, 30, -1, "inv-high");
-	*driver = inv_task(driver_fn, inv, 50, 0, "inv-driver");
+	inv->low = kthread_create_sched(low_fn, inv, SCHED_FIFO, 10, 0,
+					"inv-low");
+	inv->high = kthread_create_sched(high_fn, inv, SCHED_FIFO, 30, -1,
+					 "inv-high");
+	*driver = kthread_create_sched(driver_fn, inv, SCHED_FIFO, 50, 0,
+				       "inv-driver");
 	if (!inv->low || !inv->high || !*driver)
 		return -ENOMEM;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (!cpu_online(cpu))
 			continue;
-		inv->medium[cpu] = inv_task(medium_fn, inv, 20, cpu,
-					    "inv-medium");
+		inv->medium[cpu] = kthread_create_sched(medium_fn, inv,
+							SCHED_FIFO, 20, cpu,
+							"inv-medium");
 		if (!inv->medium[cpu])
 			return -ENOMEM;
 	}

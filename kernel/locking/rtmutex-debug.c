@@ -55,7 +55,8 @@ static void print_held(struct task_struct *p)
 void rt_mutex_report_deadlock(struct rt_mutex *lock, unsigned int depth,
 			      unsigned long ip)
 {
-	enum mutex_bug kind = depth > max_lock_depth ? MUTEX_BUG_CHAIN_TOO_LONG :
+	enum mutex_bug kind = depth > max_lock_depth ?
+			      MUTEX_BUG_CHAIN_TOO_LONG :
 			      depth ? MUTEX_BUG_CIRCULAR : MUTEX_BUG_RECURSION;
 	struct rt_mutex *l = lock;
 
@@ -83,6 +84,24 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 				 MUTEX_BUG_DOUBLE_UNLOCK);
 	print_rt_lock(lock);
 	printk(" ... used at:     %pS\n", (void *)ip);
+	mutex_debug_report_end();
+}
+
+bool rt_mutex_in_irq(struct rt_mutex *lock, unsigned long ip)
+{
+	if (!in_interrupt())
+		return false;
+	mutex_debug_report_begin(MUTEX_BUG_IN_IRQ);
+	print_rt_lock(lock);
+	printk(" ... used at:     %pS\n", (void *)ip);
+	mutex_debug_report_end();
+	return true;
+}
+
+void rt_mutex_report_exit_held(struct task_struct *task)
+{
+	mutex_debug_report_begin(MUTEX_BUG_EXIT_HELD);
+	print_held(task);
 	mutex_debug_report_end();
 }
 

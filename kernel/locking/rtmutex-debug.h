@@ -14,7 +14,12 @@
 void debug_rt_mutex_init(struct rt_mutex *lock);
 void debug_rt_mutex_set_owner(struct rt_mutex *lock);
 void debug_rt_mutex_clear_owner(struct rt_mutex *lock);
+/* The task exits holding rt-mutexes (current). */
+void rt_mutex_report_exit_held(struct task_struct *task);
+/* In interrupt context: reported, and the caller refuses (true). */
+bool rt_mutex_in_irq(struct rt_mutex *lock, unsigned long ip);
 #else
+#define rt_mutex_in_irq(lock, ip)		((void)(lock), false)
 #define debug_rt_mutex_init(lock)		do { (void)(lock); } while (0)
 #define debug_rt_mutex_set_owner(lock)		do { (void)(lock); } while (0)
 #define debug_rt_mutex_clear_owner(lock)	do { (void)(lock); } while (0)

@@ -120,6 +120,7 @@ static void update_owner_pi(struct rt_mutex *lock,
  */
 static void propagate(struct task_struct *task)
 {
+	/* LAB 10 BEGIN: the boost and its chain propagation */
 	unsigned int depth;
 
 	for (depth = 0; depth <= max_lock_depth; depth++) {
@@ -138,6 +139,14 @@ static void propagate(struct task_struct *task)
 		update_owner_pi(w->lock, old_top);
 		task = w->lock->owner;
 	}
+	/* LAB 10 STUB: Run task at rt_mutex_getprio(task), its top pi
+	 * waiter's priority when that is higher (rt_mutex_setprio()); if
+	 * that changed and task is blocked (pi_blocked_on), move its waiter
+	 * to its new place in its lock's wait_list (queue_by_prio()), bring
+	 * the owner's pi_waiters up to date (update_owner_pi()) and go on
+	 * with the owner, at most max_lock_depth links. This never boosts.
+	 *|	rt_mutex_setprio(task, task->normal_prio);
+	 * LAB 10 END */
 }
 
 /* Does following owners from lock lead back to us (or on too long)? */
@@ -254,8 +263,14 @@ int rt_mutex_lock_interruptible(struct rt_mutex *lock)
 
 int rt_mutex_trylock(struct rt_mutex *lock)
 {
-	unsigned long flags = pi_lock_irqsave();
-	int taken = !lock->owner;
+	unsigned long flags;
+	int taken;
+
+	/* The interrupted task would become the owner. */
+	if (rt_mutex_in_irq(lock, _RET_IP_))
+		return 0;
+	flags = pi_lock_irqsave();
+	taken = !lock->owner;
 
 	if (taken)
 		take(lock, _RET_IP_);
@@ -285,27 +300,56 @@ static void hand_over(struct rt_mutex *lock, struct rt_mutex_waiter *top)
 	wake_up_process(next);
 }
 
+/* To the top waiter, if any; then back to what our other locks give us. */
+static void release(struct rt_mutex *lock)
+{
+	struct rt_mutex_waiter *top = top_waiter(lock);
+
+	debug_rt_mutex_clear_owner(lock);
+	if (top)
+		hand_over(lock, top);
+	else
+		lock->owner = NULL;
+	propagate(current);
+}
+
 void rt_mutex_unlock(struct rt_mutex *lock)
 {
-	unsigned long flags = pi_lock_irqsave();
-	struct rt_mutex_waiter *top;
+	unsigned long flags;
 
+	if (rt_mutex_in_irq(lock, _RET_IP_))
+		return;
+	flags = pi_lock_irqsave();
 	if (lock->owner != current) {
 		rt_mutex_report_bad_unlock(lock, _RET_IP_);
 		pi_unlock_irqrestore(flags);
 		return;
 	}
 	lock_release(&lock->dep_map, _RET_IP_);
-	debug_rt_mutex_clear_owner(lock);
-	top = top_waiter(lock);
-	if (top)
-		hand_over(lock, top);
-	else
-		lock->owner = NULL;
-	/* Back to what the locks we still hold give us. */
-	propagate(current);
+	release(lock);
 	pi_unlock_irqrestore(flags);
 }
+
+#ifdef CONFIG_DEBUG_MUTEXES
+/*
+ * A task that exits holding rt-mutexes would leave them locked for ever,
+ * and their waiters boosting a task that is gone: report them, then
+ * release each as an unlock would.
+ */
+void rt_mutex_check_no_locks_held(struct task_struct *task)
+{
+	unsigned long flags;
+
+	if (list_empty(&task->held_rt_mutexes))
+		return;
+	flags = pi_lock_irqsave();
+	rt_mutex_report_exit_held(task);
+	while (!list_empty(&task->held_rt_mutexes))
+		release(list_first_entry(&task->held_rt_mutexes,
+					 struct rt_mutex, held_list));
+	pi_unlock_irqrestore(flags);
+}
+#endif
 
 void rt_mutex_adjust_pi(struct task_struct *p)
 {

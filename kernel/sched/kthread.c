@@ -22,6 +22,21 @@ void kthread_bind(struct task_struct *k, unsigned int cpu)
 	k->thread_info->cpu = cpu;
 }
 
+struct task_struct *kthread_create_sched(int (*fn)(void *data), void *data,
+					 int policy, int prio, int cpu,
+					 const char *name)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	struct task_struct *k = kthread_create(fn, data, "%s", name);
+
+	if (!k)
+		return NULL;
+	if (cpu >= 0)
+		kthread_bind(k, cpu);
+	sched_setscheduler(k, policy, &sp);
+	return k;
+}
+
 bool kthread_should_stop(void)
 {
 	return READ_ONCE(current->should_stop);

@@ -89,7 +89,9 @@ static void enqueue(struct task_struct *p, bool at_head)
 	struct list_head *pos;
 
 	for (pos = runqueue.prev; pos != &runqueue; pos = pos->prev) {
-		int r = queue_rank(list_entry(pos, struct task_struct, run_list));
+		struct task_struct *q = list_entry(pos, struct task_struct,
+						   run_list);
+		int r = queue_rank(q);
 
 		if (r < rank || (r == rank && !at_head))
 			break;
@@ -434,8 +436,8 @@ void set_user_nice(struct task_struct *p, int nice)
 		nice = MAX_NICE;
 	p->static_prio = DEFAULT_PRIO + nice;
 	p->normal_prio = normal_prio(p);
-	if (!rt_prio(p->prio))
-		p->prio = p->normal_prio;
+	/* What it runs at follows, unless a waiter boosts it above. */
+	rt_mutex_adjust_pi(p);
 }
 
 static int check_sched_param(struct task_struct *p, int policy, int prio)
@@ -452,7 +454,8 @@ static int check_sched_param(struct task_struct *p, int policy, int prio)
 		       "0, not %d\n", p->comm, p->pid, prio);
 		return -EINVAL;
 	}
-	if (policy != SCHED_NORMAL && (prio < 1 || prio > MAX_USER_RT_PRIO - 1)) {
+	if (policy != SCHED_NORMAL &&
+	    (prio < 1 || prio > MAX_USER_RT_PRIO - 1)) {
 		printk("sched_setscheduler: %s/%d: SCHED_%s priority %d out of "
 		       "range 1..%d\n", p->comm, p->pid,
 		       sched_policy_name(policy), prio, MAX_USER_RT_PRIO - 1);

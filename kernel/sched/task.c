@@ -11,6 +11,7 @@
 #include <mm.h>
 #include <arch.h>
 #include <mutex.h>
+#include <rtmutex.h>
 
 #define THREAD_ORDER	(__builtin_ctz(THREAD_SIZE) - PAGE_SHIFT)
 
@@ -173,6 +174,7 @@ void __noreturn do_exit(int code)
 		panic("the idle task of CPU %u tried to exit",
 		      smp_processor_id());
 	mutex_debug_check_no_locks_held(p);
+	rt_mutex_check_no_locks_held(p);
 	p->exit_code = code;
 	/*
 	 * complete_all: the end is final, any number of tasks may wait for it.

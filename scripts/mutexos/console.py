@@ -266,13 +266,16 @@ def held_by(name):
 
 
 def check_other_demos(s):
-    """aa, interrupt, starve and race, in the debug build."""
+    """aa, interrupt, starve, inversion and race, in the debug build."""
     run_checked(s, "demo aa", r"BUG: lock recursion deadlock detected",
                 r"demo: 1 task deadlocked")
     run_checked(s, "demo stop", r"demo: 1 deadlock ended")
     run_checked(s, "demo interrupt", r"BUG: mutex used in interrupt context",
                 r"refused the mutex in interrupt context")
     run_checked(s, "demo starve", r"the waiter blocked \d+ times")
+    run_checked(s, "demo inversion",
+                r"demo: mutex   : high waited \d+ ms, and got the lock after",
+                r"demo: rt-mutex: high waited \d+ ms, and got the lock before")
     run_checked(s, "demo race", r"demo: without a lock: the counter reached \d+",
                 r"demo: with the spinlock: the counter reached \d+, every increment counted")
 

@@ -253,6 +253,22 @@ LABS = {lab.number: lab for lab in (
             ("reader-passes-writer", "your tests catch: a reader passes a waiting writer"),
             ("one-reader-per-release", "your tests catch: one reader let in per release"))),
     ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants")),
+    # The boost and its chain (docs/labs/lab10.md): each case checks
+    # priorities and order, and a stub fails them at once, never hangs.
+    Lab(10, "Priority inversion and inheritance", ALL_ARCHES, (
+        Check("the API, waiters by priority, deadlocks refused", 2,
+              "rtmutex.api_contract,rtmutex.waiters_by_priority_fifo_among_equals,"
+              "rtmutex.deadlock_refused,rtmutex.unlock_by_other_refused"),
+        Check("the owner runs at its top waiter's priority", 4,
+              "rtmutex.donation_from_one_waiter,rtmutex.donation_from_several"),
+        Check("boosts follow the chain", 4, "rtmutex.chain_of_3,rtmutex.chain_of_8"),
+        Check("boosts taken back: a waiter leaves, a priority changes", 3,
+              "rtmutex.donation_lowered_when_waiter_leaves_on_signal,"
+              "rtmutex.priority_changed_while_boosted"),
+        Check("priority inversion bounded", 3, "rtmutex.inversion_with_rt_mutex"),
+        Check("the rt-mutex and real-time suites, debug build", 2,
+              "rtmutex.*,sched_rt.*", mutex="debug"),
+    )),
 )}
 
 

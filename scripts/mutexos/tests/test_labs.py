@@ -128,7 +128,7 @@ class Generator(unittest.TestCase):
             labs.generate(self.tree, 4, os.path.join(self.tmp.name, "x"))
 
     def test_unknown_lab(self):
-        for bad in ("10", "x", "-1"):
+        for bad in ("11", "x", "-1"):
             with self.assertRaisesRegex(labs.LabError, "no such lab"):
                 labs.get(bad)
 
