@@ -40,6 +40,7 @@ enum trace_type {
 /* The kind of lock of a lock event, its aux. */
 #define TRACE_MUTEX	'm'
 #define TRACE_SEM	's'
+#define TRACE_RT_MUTEX	'r'
 
 /* One event, as a ring keeps it. */
 struct trace_entry {
@@ -72,9 +73,9 @@ static __always_inline bool trace_enabled(unsigned int what)
 	if (trace_enabled(TRACE_LOCK))					\
 		__trace_event(TRACE_SPIN_STOP, lock, 0, got);		\
 } while (0)
-#define trace_handoff(lock, to) do {					\
+#define trace_handoff(lock, to, kind) do {				\
 	if (trace_enabled(TRACE_LOCK))					\
-		__trace_event(TRACE_HANDOFF, lock, (to)->pid, TRACE_MUTEX); \
+		__trace_event(TRACE_HANDOFF, lock, (to)->pid, kind);	\
 } while (0)
 #define trace_sched_switch(prev, next) do {				\
 	if (trace_enabled(TRACE_SCHED))					\

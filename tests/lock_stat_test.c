@@ -12,6 +12,7 @@
 #include <string.h>
 #include <mutex.h>
 #include <semaphore.h>
+#include <rtmutex.h>
 #include <completion.h>
 #include <kallsyms.h>
 #include "helpers.h"
@@ -21,6 +22,7 @@
 
 static DEFINE_MUTEX(stat_mutex);
 static DEFINE_SEMAPHORE(stat_sem);
+static DEFINE_RT_MUTEX(stat_rt);
 static DEFINE_SPINLOCK(stat_spin);
 static DECLARE_COMPLETION(stat_done);
 
@@ -83,6 +85,13 @@ static noinline int mutex_waiter(void *unused)
 	return 0;
 }
 
+static noinline int rt_waiter(void *unused)
+{
+	rt_mutex_lock(&stat_rt);
+	rt_mutex_unlock(&stat_rt);
+	return 0;
+}
+
 static noinline int sem_waiter(void *unused)
 {
 	down(&stat_sem);
@@ -117,6 +126,16 @@ static void drop_mutex(void)
 	mutex_unlock(&stat_mutex);
 }
 
+static void take_rt(void)
+{
+	rt_mutex_lock(&stat_rt);
+}
+
+static void drop_rt(void)
+{
+	rt_mutex_unlock(&stat_rt);
+}
+
 static void take_sem(void)
 {
 	down(&stat_sem);
@@ -145,6 +164,13 @@ static void mutex_contentions(struct kunit *test)
 	lock_stat_clear();
 	make_wait(test, mutex_waiter, take_mutex, drop_mutex);
 	check_contended(test, &stat_mutex.dep_map, "mutex_waiter");
+}
+
+static void rt_mutex_contentions(struct kunit *test)
+{
+	lock_stat_clear();
+	make_wait(test, rt_waiter, take_rt, drop_rt);
+	check_contended(test, &stat_rt.dep_map, "rt_waiter");
 }
 
 static void semaphore_contentions(struct kunit *test)
@@ -263,6 +289,7 @@ static void clear_forgets(struct kunit *test)
 static struct kunit_case lock_stat_cases[] = {
 	KUNIT_CASE(uncontended_counts_acquisitions),
 	KUNIT_CASE(mutex_contentions),
+	KUNIT_CASE(rt_mutex_contentions),
 	KUNIT_CASE(semaphore_contentions),
 	KUNIT_CASE(completion_waits),
 	KUNIT_CASE(spinlock_contentions),

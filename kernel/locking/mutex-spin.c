@@ -135,7 +135,7 @@ bool mutex_handoff(struct mutex *lock)
 	/* count stays at or below 0: locked, ours to give. */
 	lock->handoff = NULL;
 	WRITE_ONCE(lock->owner, to);
-	trace_handoff(lock, to);
+	trace_handoff(lock, to, TRACE_MUTEX);
 	wake_up_process(to);
 	return true;
 }

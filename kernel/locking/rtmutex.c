@@ -22,6 +22,8 @@
 #include <rtmutex.h>
 #include <irqflags.h>
 #include <asm/spinlock.h>
+#include <lock_stat.h>
+#include <trace.h>
 
 static arch_spinlock_t pi_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 
@@ -169,6 +171,7 @@ static void take(struct rt_mutex *lock, unsigned long ip)
 	lock->owner = current;
 	lock->acquire_ip = ip;
 	debug_rt_mutex_set_owner(lock);
+	trace_lock(TRACE_ACQUIRED, lock, TRACE_RT_MUTEX);
 }
 
 static void block_on(struct rt_mutex *lock, struct rt_mutex_waiter *w)
@@ -210,8 +213,11 @@ static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 	if (!lock->owner) {
 		take(lock, ip);
 		pi_unlock_irqrestore(flags);
+		lock_acquired(&lock->dep_map);
 		return 0;
 	}
+	lock_contended(&lock->dep_map);
+	trace_lock(TRACE_CONTENDED, lock, TRACE_RT_MUTEX);
 	if (chain_closes(lock, &depth)) {
 		rt_mutex_report_deadlock(lock, depth, ip);
 		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
@@ -236,9 +242,13 @@ static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 		flags = pi_lock_irqsave();
 	}
 	__set_current_state(TASK_RUNNING);
-	if (!ret)
+	if (!ret) {
 		lock->acquire_ip = ip;
+		trace_lock(TRACE_ACQUIRED, lock, TRACE_RT_MUTEX);
+	}
 	pi_unlock_irqrestore(flags);
+	if (!ret)
+		lock_acquired(&lock->dep_map);
 	return ret;
 }
 
@@ -293,6 +303,7 @@ static void hand_over(struct rt_mutex *lock, struct rt_mutex_waiter *top)
 	list_del_init(&top->pi_list_entry);
 	list_del(&top->list_entry);
 	next->pi_blocked_on = NULL;
+	trace_handoff(lock, next, TRACE_RT_MUTEX);
 	lock->owner = next;
 	update_owner_pi(lock, NULL);
 	debug_rt_mutex_set_owner(lock);
@@ -326,6 +337,7 @@ void rt_mutex_unlock(struct rt_mutex *lock)
 		return;
 	}
 	lock_release(&lock->dep_map, _RET_IP_);
+	trace_lock(TRACE_RELEASED, lock, TRACE_RT_MUTEX);
 	release(lock);
 	pi_unlock_irqrestore(flags);
 }

@@ -57,7 +57,7 @@ EVENT = re.compile(r"^trace: e (\d+) (\d+) (\w+) (\d+) ([0-9a-f]+) (\d+) (\S)$")
 COUNTS = re.compile(r"^trace: cpu (\d+) events (\d+) dropped (\d+)$")
 TASK = re.compile(r"^trace: task (\d+) (.*)$")
 LOCK = re.compile(r"^trace: lock ([0-9a-f]+) ?(.*)$")
-KINDS = {"m": "mutex", "s": "semaphore"}
+KINDS = {"m": "mutex", "s": "semaphore", "r": "rt-mutex"}
 
 
 class Dump:
