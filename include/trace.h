@@ -118,7 +118,7 @@ unsigned long trace_copy(unsigned int cpu, struct trace_entry *buf,
 #define trace_enabled(what)			false
 #define trace_lock(type, lock, kind)		do { } while (0)
 #define trace_spin_stop(lock, got)		do { } while (0)
-#define trace_handoff(lock, to)			do { } while (0)
+#define trace_handoff(lock, to, kind)		do { } while (0)
 #define trace_sched_switch(prev, next)		do { } while (0)
 #define trace_sched_wakeup(p)			do { } while (0)
 #define trace_irq(type)				do { } while (0)
