@@ -164,9 +164,12 @@ long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);
 /*
- * A sleep between two looks at what other tasks do: its timer is
- * deferrable, so that a machine where only such pollers are left is seen
- * to be stuck (lib/kunit). Never for a wait whose timeout is the point.
+ * A sleep between two looks for what another task must run to do (a
+ * count it raises, a flag it sets): its timer is deferrable, so that a
+ * machine where only such pollers are left is seen to be stuck
+ * (lib/kunit). Never for a wait whose timeout is the point, nor for one
+ * that waits for a task to fall asleep: that comes true as the machine
+ * goes quiet, and the poller then goes on.
  */
 void msleep_poll(unsigned int msecs);
 unsigned long msleep_interruptible(unsigned int msecs);

@@ -68,7 +68,7 @@ bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 	while (READ_ONCE(p->state) != state || READ_ONCE(p->on_rq)) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep_poll(1);
+		msleep(1);
 	}
 	return true;
 }

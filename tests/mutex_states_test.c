@@ -261,7 +261,7 @@ static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
 	/* The unlock is done; the waiter must now get the lock and leave. */
 	while (!READ_ONCE(window_waiter_done) && !lost) {
 		lost = window_wakeup_lost(w);
-		msleep_poll(1);
+		msleep(1);
 	}
 	WRITE_ONCE(mutex_debug_preempt_waiters_of, NULL);
 	if (lost) {

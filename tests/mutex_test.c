@@ -41,7 +41,7 @@ static bool wait_for_waiters(struct mutex *m, int n)
 	while (wait_list_len(m) < n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep_poll(1);
+		msleep(1);
 	}
 	return true;
 }

@@ -43,7 +43,7 @@ static bool settled(struct rwsem_holder *h)
 	while (!READ_ONCE(h->holding) && !rwsem_holder_waits(h)) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep_poll(1);
+		msleep(1);
 	}
 	return true;
 }

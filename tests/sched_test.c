@@ -125,7 +125,7 @@ static void accounting(struct kunit *test)
 	wait_for_completion(&t->exited);
 	/* Its last switch, which accounts its time, comes after that. */
 	while (READ_ONCE(t->on_cpu) || READ_ONCE(t->on_rq))
-		msleep_poll(1);
+		msleep(1);
 	/* Read before reaping: the task's counters go with it. */
 	KUNIT_EXPECT_GE(test, t->sum_exec_ns, 50 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, t->nvcsw + t->nivcsw, 0);
