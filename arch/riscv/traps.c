@@ -182,7 +182,6 @@ unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
 	return n;
 }
 
-
 /* A sleeping task's frame: __switch_to_asm saved its fp (s0). */
 unsigned long arch_task_frame(struct task_struct *p)
 {
