@@ -68,6 +68,8 @@ void arch_task_setup(struct task_struct *p, void (*entry)(void));
 /*
  * Backtraces: walk the frame pointers from fp. arch_stack_trace() keeps
  * up to max return addresses, callee first, and returns how many.
+ * arch_dump_stack_from() prints them, pc first if not 0: kernel/panic.c
+ * has it for every arch.
  */
 unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
 			      unsigned int max);

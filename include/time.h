@@ -29,6 +29,15 @@ static inline unsigned int jiffies_to_msecs(unsigned long j)
 	return j * (1000 / HZ);
 }
 
+/*
+ * A counter's ticks at hz as nanoseconds (an arch's clock), split so
+ * that ticks * 10^9 cannot overflow 64 bits.
+ */
+static inline u64 ticks_to_ns(u64 ticks, u64 hz)
+{
+	return ticks / hz * NSEC_PER_SEC + ticks % hz * NSEC_PER_SEC / hz;
+}
+
 /* Nanoseconds since boot; never goes back, on any CPU. */
 u64 ktime_get_ns(void);
 

@@ -103,6 +103,25 @@ void oops_bad_address(unsigned long addr)
  * A fault in a test case fails that case and ends its task; the run goes
  * on. Anywhere else the kernel's state is unknown: stop the machine.
  */
+/* The same on every arch: the walk is arch_stack_trace()'s. */
+void arch_dump_stack_from(unsigned long fp, unsigned long pc)
+{
+	int digits = 2 * sizeof(long);
+	unsigned long entries[32];
+	unsigned int i, n = arch_stack_trace(fp, entries, ARRAY_SIZE(entries));
+
+	if (pc)
+		printk(" [<%0*lx>] %pS\n", digits, pc, (void *)pc);
+	for (i = 0; i < n; i++)
+		printk(" [<%0*lx>] %pS\n", digits, entries[i],
+		       (void *)entries[i]);
+}
+
+void dump_stack(void)
+{
+	arch_dump_stack_from((unsigned long)__builtin_frame_address(0), 0);
+}
+
 void __noreturn oops_end(bool irqs_were_on)
 {
 	printk("CPU: %u PID: %d Comm: %s\n", smp_processor_id(),

@@ -10,6 +10,7 @@
 #include <kernel.h>
 #include <arch.h>
 #include <irq.h>
+#include <time.h>
 #include <asm/rpi.h>
 
 #define CNTV_CTL_ENABLE		(1 << 0)
@@ -64,11 +65,7 @@ void arch_time_init(void)
 
 u64 arch_clock_ns(void)
 {
-	u64 d = read_cntvct() - cnt_at_boot;
-
-	/* Split to avoid overflowing 64 bits in d * 10^9. */
-	return d / cnt_freq * 1000000000ULL +
-	       d % cnt_freq * 1000000000ULL / cnt_freq;
+	return ticks_to_ns(read_cntvct() - cnt_at_boot, cnt_freq);
 }
 
 void arm_udelay(unsigned long us)

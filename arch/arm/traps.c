@@ -173,22 +173,6 @@ unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
 	return n;
 }
 
-void arch_dump_stack_from(unsigned long fp, unsigned long pc)
-{
-	unsigned long entries[32];
-	unsigned int i, n = arch_stack_trace(fp, entries, ARRAY_SIZE(entries));
-
-	if (pc)
-		printk(" [<%08lx>] %pS\n", pc, (void *)pc);
-	for (i = 0; i < n; i++)
-		printk(" [<%08lx>] %pS\n", entries[i], (void *)entries[i]);
-}
-
-void dump_stack(void)
-{
-	arch_dump_stack_from((unsigned long)__builtin_frame_address(0), 0);
-}
-
 /* A sleeping task's frame: __switch_to_asm saved its fp (r11). */
 unsigned long arch_task_frame(struct task_struct *p)
 {

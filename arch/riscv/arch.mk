@@ -10,10 +10,10 @@
 # Debian's bare-metal toolchain: it links a freestanding kernel with its
 # own libgcc and no C library (docs/riscv.md says why not the Linux one)
 ARCH_CROSS := riscv64-unknown-elf-
+# (qemu-system-misc brings qemu-system-data, which holds QEMU's OpenSBI)
 ARCH_TOOLS := riscv64-unknown-elf-gcc:gcc-riscv64-unknown-elf \
 	riscv64-unknown-elf-ld:binutils-riscv64-unknown-elf \
-	qemu-system-riscv64:qemu-system-misc \
-	/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin:qemu-system-data
+	qemu-system-riscv64:qemu-system-misc
 ARCH_QEMU := qemu-system-riscv64
 # -bios default: QEMU's own OpenSBI (M-mode) starts the kernel in S-mode;
 # semihosting carries the exit status out

@@ -34,8 +34,9 @@ _start:
 	j	3b
 
 /*
- * Where SBI hart_start sends harts 1 and up: S-mode, MMU off, interrupts
- * off, a0 = the hart ID, a1 = its CPU number (the opaque argument).
+ * Where SBI hart_start sends every other hart: S-mode, MMU off,
+ * interrupts off, a0 = the hart ID, a1 = its CPU number (the opaque
+ * argument; the CPU learns it from its idle task's thread_info).
  */
 	.globl secondary_startup
 secondary_startup:

@@ -60,7 +60,10 @@ void arch_putc(char c)
 	uart16550_putc(&uart0, c);
 }
 
-/* Every context starts with nothing let through: threshold 0 lets all. */
+/*
+ * A context lets through the sources it enables whose priority is above
+ * its threshold: threshold 0, and each source enabled on its own.
+ */
 void riscv_plic_init_cpu(unsigned int cpu)
 {
 	writel(0, PLIC_THRESHOLD(plic_context(cpu)));
@@ -98,7 +101,7 @@ void riscv_serial_interrupt(void)
  * recognizes as a whole; uncompressed, and in one page (QEMU reads the
  * instructions around the ebreak).
  */
-int riscv_semihost(unsigned long op, void *param)
+static int riscv_semihost(unsigned long op, void *param)
 {
 	register unsigned long a0 asm("a0") = op;
 	register unsigned long a1 asm("a1") = (unsigned long)param;

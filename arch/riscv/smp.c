@@ -27,7 +27,10 @@ unsigned long cpu_hartid[CONFIG_NR_CPUS];
 unsigned long secondary_stack;
 static unsigned long ipi_pending[CONFIG_NR_CPUS];
 
-/* The interrupt sources of a CPU: its IPIs, its timer comes later. */
+/*
+ * A CPU's interrupt sources: its IPIs, its PLIC context (shut until the
+ * console opens it); arch_timer_start() adds the timer.
+ */
 void riscv_irq_init_cpu(void)
 {
 	csr_clear(sip, IE_SSIE);
@@ -35,7 +38,7 @@ void riscv_irq_init_cpu(void)
 	riscv_plic_init_cpu(smp_processor_id());
 }
 
-void __noreturn riscv_secondary_entry(unsigned long hartid)
+void __noreturn riscv_secondary_entry(void)
 {
 	riscv_irq_init_cpu();
 	secondary_start_kernel();

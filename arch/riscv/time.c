@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <arch.h>
 #include <irq.h>
+#include <time.h>
 #include <asm/csr.h>
 #include <asm/sbi.h>
 #include <thread_info.h>
@@ -42,11 +43,7 @@ void arch_time_init(void)
 
 u64 arch_clock_ns(void)
 {
-	u64 d = read_time() - time_at_boot;
-
-	/* Split to avoid overflowing 64 bits in d * 10^9. */
-	return d / timebase * 1000000000ULL +
-	       d % timebase * 1000000000ULL / timebase;
+	return ticks_to_ns(read_time() - time_at_boot, timebase);
 }
 
 void riscv_udelay(unsigned long us)

@@ -13,9 +13,6 @@
 #include <asm/ptrace.h>
 #include <asm/x86.h>
 
-/* Hex digits of an address: 8 on i386, 16 on x86_64. */
-#define ADDR_DIGITS	((int)(2 * sizeof(long)))
-
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
 	"bound range", "invalid opcode", "device not available",
@@ -110,19 +107,3 @@ unsigned int arch_stack_trace(unsigned long fp, unsigned long *entries,
 	return n;
 }
 
-void arch_dump_stack_from(unsigned long fp, unsigned long pc)
-{
-	unsigned long entries[32];
-	unsigned int i, n = arch_stack_trace(fp, entries, ARRAY_SIZE(entries));
-
-	if (pc)
-		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, pc, (void *)pc);
-	for (i = 0; i < n; i++)
-		printk(" [<%0*lx>] %pS\n", ADDR_DIGITS, entries[i],
-		       (void *)entries[i]);
-}
-
-void dump_stack(void)
-{
-	arch_dump_stack_from((unsigned long)__builtin_frame_address(0), 0);
-}

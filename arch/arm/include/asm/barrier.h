@@ -34,10 +34,7 @@
 #define smp_mb__before_atomic()	smp_mb()
 #define smp_mb__after_atomic()	smp_mb()
 
-#define smp_store_mb(var, value) do {					\
-	WRITE_ONCE(var, value);						\
-	smp_mb();							\
-} while (0)
+#include <asm-generic/barrier.h>
 
 /* A hint for spin loops; under QEMU it also lets another vCPU run. */
 static inline void cpu_relax(void)

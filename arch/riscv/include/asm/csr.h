@@ -5,7 +5,6 @@
 
 #define SR_SIE		(1UL << 1)	/* sstatus: interrupts on */
 #define SR_SPIE		(1UL << 5)	/* ... before the trap */
-#define SR_SPP		(1UL << 8)	/* the trap came from S-mode */
 
 #define IE_SSIE		(1UL << 1)	/* sie/sip: software (IPI) */
 #define IE_STIE		(1UL << 5)	/* timer */

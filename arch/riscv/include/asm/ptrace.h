@@ -29,7 +29,6 @@ struct pt_regs {
 #define REG_RA		1
 #define REG_SP		2
 #define REG_S0		8	/* the frame pointer */
-#define REG_A0		10
 #define regs_reg(regs, n)	((regs)->x[(n) - 1])
 
 #define regs_pc(regs)		((regs)->epc)

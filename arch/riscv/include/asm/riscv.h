@@ -59,7 +59,6 @@ void riscv_irq_init_cpu(void);
 void riscv_handle_timer(void);
 void riscv_handle_ipi(struct pt_regs *regs);
 void riscv_udelay(unsigned long us);
-int riscv_semihost(unsigned long op, void *param);
 void riscv_set_timebase(u32 hz);
 
 #endif

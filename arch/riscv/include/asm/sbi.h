@@ -15,8 +15,6 @@
 #define SBI_EXT_HSM	0x48534d	/* "HSM": hart state management */
 #define SBI_EXT_SRST	0x53525354	/* "SRST": system reset */
 
-#define SBI_SUCCESS	0
-
 struct sbiret {
 	long error;
 	long value;

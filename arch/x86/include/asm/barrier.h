@@ -28,10 +28,7 @@
 #define smp_mb__before_atomic()	barrier()
 #define smp_mb__after_atomic()	barrier()
 
-#define smp_store_mb(var, value) do {					\
-	WRITE_ONCE(var, value);						\
-	smp_mb();							\
-} while (0)
+#include <asm-generic/barrier.h>
 
 static inline void cpu_relax(void)
 {
