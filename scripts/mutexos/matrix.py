@@ -37,7 +37,8 @@ means all of its values (see scripts/test.mk for the history):
     suite and the lock suites (KCSAN_SUITES);
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check, the deterministic bench check (detbench.py),
-    the debug build's price check (debugcost.py),
+    the debug build's price check (debugcost.py), the trace check
+    (trace.py: make trace's abba scenario, i386),
     the verdict check, the GRUB check, the SD card check of each arch
     that boots from one (ARCH_MEDIA), and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
@@ -48,7 +49,7 @@ the total line comes last.
 import functools
 from dataclasses import dataclass, field
 
-from . import build, checks, detbench, kgdb, labcheck
+from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
 from .runner import (BootSpec, boot_tasks, choose_accels, print_report,
                      run_parallel)
@@ -266,6 +267,8 @@ def _add_checks(plan, arches, names, with_labs):
     for cfg in DEBUG_COST_BUILDS:
         plan.add_build(cfg)
     plan.checks.append(Check("debug-cost", DEBUG_COST_BUILDS[0].arch))
+    plan.add_build(trace.CHECK_BUILD)
+    plan.checks.append(Check("trace", trace.CHECK_BUILD.arch))
     plan.checks.append(Check("verdicts", checks.ISO_BUILD.arch))
     plan.checks.append(Check("grub", checks.ISO_BUILD.arch))
     for name in names:
@@ -332,6 +335,10 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         return debugcost.check(root, arches)
     if check.kind == "verdicts":
         return checks.check_verdicts(root, arches, accel)
+    if check.kind == "trace":
+        if trace.CHECK_BUILD in unbuilt:
+            return StepResult("trace check", ["its kernel did not build"])
+        return trace.check_scenario(root, arches, accel)
     if check.kind == "runner":
         if checks.SELFTEST_BUILD in unbuilt:
             return StepResult("runner check", ["its kernel did not build"])
