@@ -37,6 +37,12 @@ void kgdb_report_hook(void);
  * (the trap is then a fault like any other).
  */
 bool kgdb_handle_trap(struct pt_regs *regs, int signo);
+/*
+ * On the CPU at the stub's port: true while the kernel is stopped for
+ * gdb (every byte is gdb's), false while its tick only looks for a break
+ * (a port shared with the console then passes the console's bytes on).
+ */
+bool kgdb_stopped(void);
 /* From the IPI handler: park this CPU until gdb lets the kernel go. */
 void kgdb_park_cpu(struct pt_regs *regs);
 /*

@@ -124,6 +124,11 @@ void kgdb_poll_break(void)
 	arch_kgdb_breakpoint();		/* still owner: kgdb_handle_trap knows */
 }
 
+bool kgdb_stopped(void)
+{
+	return READ_ONCE(kgdb_in_stop);
+}
+
 /*
  * kgdb.on_bug: gdb sees every report, each in a stop of its own. A CPU
  * that traps while another holds the stub parks like the others; once
