@@ -262,27 +262,11 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
  * meanwhile (the tick takes spinlocks, which may hold a step breakpoint);
  * the SIE the code had comes back when the step ends.
  */
-#define MAX_STEP_BREAKS	4
 #define MAX_EXCLUSIVE	16	/* instructions from an lr to its loop's end */
 #define CSR_SSTATUS	0x100
 
-static struct {
-	unsigned long addr;
-	u8 saved[2];
-} step_breaks[MAX_STEP_BREAKS];
-static int nr_step_breaks;
 static u32 step_insn;		/* the instruction the step started at */
 static unsigned long step_irq_bit;	/* SPIE: the stepped code's SIE */
-
-static bool step_planted_at(unsigned long addr)
-{
-	int i;
-
-	for (i = 0; i < nr_step_breaks; i++)
-		if (step_breaks[i].addr == addr)
-			return true;
-	return false;
-}
 
 static bool is_lr(u32 insn, int len)
 {
@@ -320,7 +304,7 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
 			exits[n++] = addr + len;	/* the retry: past it */
 			return n;
 		}
-		if ((to < pc || to > addr) && n < MAX_STEP_BREAKS - 1)
+		if ((to < pc || to > addr) && n < KGDB_MAX_STEP_BREAKS - 1)
 			exits[n++] = to;
 		else
 			return 0;
@@ -328,33 +312,10 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
 	return 0;
 }
 
-static void remove_step_breaks(void)
-{
-	while (nr_step_breaks > 0) {
-		nr_step_breaks--;
-		kgdb_patch_text(step_breaks[nr_step_breaks].addr,
-				step_breaks[nr_step_breaks].saved, 2);
-	}
-}
-
-static int plant_step_break(unsigned long addr)
-{
-	int i = nr_step_breaks;
-
-	if (step_planted_at(addr))
-		return 0;
-	if (copy_from_kernel_nofault(step_breaks[i].saved, (void *)addr, 2) ||
-	    kgdb_patch_text(addr, arch_kgdb_break_insn, 2))
-		return -EFAULT;
-	step_breaks[i].addr = addr;
-	nr_step_breaks++;
-	return 0;
-}
-
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
-	unsigned long exits[MAX_STEP_BREAKS];
-	int i, len, n = 0, err = 0;
+	unsigned long exits[KGDB_MAX_STEP_BREAKS];
+	int len, n = 0, err = 0;
 
 	len = fetch(regs->epc, &step_insn);
 	if (len < 0)
@@ -365,12 +326,10 @@ int arch_kgdb_prepare_step(struct pt_regs *regs)
 		err = next_pc(regs, &exits[0]);
 		n = 1;
 	}
-	for (i = 0; i < n && !err; i++)
-		err = plant_step_break(exits[i]);
-	if (err) {
-		remove_step_breaks();
+	if (!err)
+		err = kgdb_plant_step_breaks(exits, n);
+	if (err)
 		return err;
-	}
 	step_irq_bit = regs->status & SR_SPIE;
 	regs->status &= ~SR_SPIE;
 	return 0;
@@ -398,7 +357,7 @@ void arch_kgdb_end_step(struct pt_regs *regs)
 	unsigned int rd = bits(step_insn, 11, 7);
 	bool writes = false;
 
-	remove_step_breaks();
+	kgdb_remove_step_breaks();
 	if (is_sstatus_op(step_insn, &writes) && rd)
 		regs_reg(regs, rd) = (regs_reg(regs, rd) & ~SR_SIE) |
 				     (step_irq_bit ? SR_SIE : 0);
@@ -419,7 +378,7 @@ bool __kgdb_nobreak riscv_kgdb_trap(struct pt_regs *regs)
 	u16 half;
 	u32 word;
 
-	if (!kgdb_planted_at(pc) && !step_planted_at(pc)) {
+	if (!kgdb_planted_at(pc) && !kgdb_step_planted_at(pc)) {
 		if (copy_from_kernel_nofault(&half, (void *)pc, 2))
 			return false;
 		if (half == C_EBREAK)
