@@ -3,7 +3,8 @@ helpers (scripts/gdb/) on both stubs.  docs/gdb.md describes both.
 
 One boot per arch, the debug build at 2 CPUs, with kgdbwait and the
 stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
--serial) on a TCP socket, the console on stdout as in every test boot:
+-serial; riscv: the console's own line, split by portsplit.py) on a TCP
+socket, the console on stdout as in every test boot:
   1. a raw-protocol client (Rsp) while the kernel waits at boot: garbage
      and bad checksums get a '-' (NAK) and the stub still answers; a read
      of the unmapped first page is an error packet, not a fault;
