@@ -86,8 +86,13 @@ void uart16550_rx_interrupt(struct uart16550 *u)
 
 	while ((lsr = uart_in(u, UART_LSR)) & LSR_DR) {
 		u8 c = uart_in(u, UART_RBR);
+		unsigned int in;
 
 		lsr |= __atomic_exchange_n(&u->break_seen, 0, __ATOMIC_RELAXED);
-		console_receive(lsr & LSR_BI && !c ? CONSOLE_BREAK : c);
+		in = lsr & LSR_BI && !c ? CONSOLE_BREAK : c;
+		if (u->receive)
+			u->receive(in);
+		else
+			console_receive(in);
 	}
 }

@@ -37,6 +37,12 @@ void kgdb_report_hook(void);
  * (the trap is then a fault like any other).
  */
 bool kgdb_handle_trap(struct pt_regs *regs, int signo);
+/*
+ * On the CPU at the stub's port: true while the kernel is stopped for
+ * gdb (every byte is gdb's), false while its tick only looks for a break
+ * (a port shared with the console then passes the console's bytes on).
+ */
+bool kgdb_stopped(void);
 /* From the IPI handler: park this CPU until gdb lets the kernel go. */
 void kgdb_park_cpu(struct pt_regs *regs);
 /*
@@ -46,6 +52,16 @@ void kgdb_park_cpu(struct pt_regs *regs);
 bool kgdb_planted_at(unsigned long addr);
 /* Write instructions at addr (the CPU then fetches them): 0 or -EFAULT. */
 int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len);
+/*
+ * A step on an arch without a single-step bit (ARM, RISC-V): breakpoints
+ * at the n places where execution may go next, all planted or none (0
+ * or an error); whether one is at addr (the arch's trap code); out again
+ * when the step ends.
+ */
+#define KGDB_MAX_STEP_BREAKS	4
+int kgdb_plant_step_breaks(const unsigned long *addrs, int n);
+bool kgdb_step_planted_at(unsigned long addr);
+void kgdb_remove_step_breaks(void);
 #else
 static inline bool kgdb_parse_option(const char *opt) { return false; }
 static inline void kgdb_init(void) { }

@@ -20,6 +20,8 @@ struct uart16550 {
 	 * not a byte: RISC-V has no byte-wide atomics.
 	 */
 	unsigned int break_seen;
+	/* Where received bytes go: NULL for the console (console_receive). */
+	void (*receive)(unsigned int c);
 };
 
 /* Polled, 8N1; divisor 0 keeps the baud rate the firmware set. */

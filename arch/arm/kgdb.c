@@ -170,26 +170,10 @@ void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p)
  * spinlocks too) cannot run into a step breakpoint; the I bit the code
  * had comes back when the step ends.
  */
-#define MAX_STEP_BREAKS	4
 #define MAX_EXCLUSIVE	16	/* instructions from an ldrex to its loop's end */
 
-static struct {
-	unsigned long addr;
-	u8 saved[4];
-} step_breaks[MAX_STEP_BREAKS];
-static int nr_step_breaks;
 static u32 step_insn;		/* the instruction the step started at */
 static u32 step_irq_bit;	/* CPSR.I of the stepped code */
-
-static bool step_planted_at(unsigned long addr)
-{
-	int i;
-
-	for (i = 0; i < nr_step_breaks; i++)
-		if (step_breaks[i].addr == addr)
-			return true;
-	return false;
-}
 
 static bool cond_passes(u32 insn, u32 cpsr)
 {
@@ -339,7 +323,7 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
 				end = addr;		/* the retry */
 			else if (to < pc || to > addr)
 				exits[n++] = to;
-			if (n == MAX_STEP_BREAKS)
+			if (n == KGDB_MAX_STEP_BREAKS)
 				return 0;
 		} else if (writes_pc(insn)) {
 			return 0;
@@ -373,33 +357,10 @@ static bool sets_irq_bit(u32 insn)
 	       (insn & 0x0ff1fff0) == 0x0121f000;	/* MSR register */
 }
 
-static void remove_step_breaks(void)
-{
-	while (nr_step_breaks > 0) {
-		nr_step_breaks--;
-		kgdb_patch_text(step_breaks[nr_step_breaks].addr,
-				step_breaks[nr_step_breaks].saved, 4);
-	}
-}
-
-static int plant_step_break(unsigned long addr)
-{
-	int i = nr_step_breaks;
-
-	if (step_planted_at(addr))
-		return 0;
-	if (copy_from_kernel_nofault(step_breaks[i].saved, (void *)addr, 4) ||
-	    kgdb_patch_text(addr, arch_kgdb_break_insn, 4))
-		return -EFAULT;
-	step_breaks[i].addr = addr;
-	nr_step_breaks++;
-	return 0;
-}
-
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
-	unsigned long exits[MAX_STEP_BREAKS];
-	int i, n = 0, err = 0;
+	unsigned long exits[KGDB_MAX_STEP_BREAKS];
+	int n = 0, err = 0;
 
 	if (copy_from_kernel_nofault(&step_insn, (void *)regs->pc, 4))
 		return -EFAULT;
@@ -411,12 +372,10 @@ int arch_kgdb_prepare_step(struct pt_regs *regs)
 	}
 	if (!err && is_wfe(step_insn))
 		regs->pc = exits[0];	/* a hint: stepped as a nop */
-	for (i = 0; i < n && !err; i++)
-		err = plant_step_break(exits[i]);
-	if (err) {
-		remove_step_breaks();
+	if (!err)
+		err = kgdb_plant_step_breaks(exits, n);
+	if (err)
 		return err;
-	}
 	step_irq_bit = regs->cpsr & PSR_I;
 	regs->cpsr |= PSR_I;
 	return 0;
@@ -426,7 +385,7 @@ void arch_kgdb_end_step(struct pt_regs *regs)
 {
 	unsigned int rd = step_insn >> 12 & 15;
 
-	remove_step_breaks();
+	kgdb_remove_step_breaks();
 	if (sets_irq_bit(step_insn))
 		return;
 	if (is_mrs_cpsr(step_insn) && rd < 13 && cond_passes(step_insn, regs->cpsr))
@@ -445,7 +404,7 @@ bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 {
 	unsigned long pc = regs->pc;
 	bool planted = kgdb_planted_at(pc);
-	bool step_end = step_planted_at(pc);
+	bool step_end = kgdb_step_planted_at(pc);
 	u32 insn;
 
 	if (!planted && !step_end &&

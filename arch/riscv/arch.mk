@@ -29,8 +29,12 @@ ARCH_SYMBOLS := kernel.elf
 ARCH_MEDIA := none
 ARCH_MEDIA_TOOLS :=
 ARCH_GDB := riscv:rv64
-# virt has one UART, the console's: the kernel's gdb stub has no port
-ARCH_KGDB_PORT := none
+# the kernel's gdb stub: virt has one UART, which it shares with the
+# console (Linux's kgdboc); gdb's number and bytes of the pc, and the
+# kind of its Z0 breakpoints (the stub plants a 2-byte c.ebreak)
+ARCH_KGDB_PORT := console
+ARCH_KGDB_PC := 32:8
+ARCH_KGDB_BREAK_KIND := 2
 ARCH_TEST_CPUS_NATIVE := 1 2 4
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4

@@ -16,10 +16,30 @@
 	.endr
 .endm
 
+/*
+ * For gdb (the kernel's stub, docs/gdb.md): the frame's registers, from
+ * the call on. The trap is a signal frame ("<signal handler called>"),
+ * its return address sepc in a column of its own (64, past x0-x31 and
+ * f0-f31): ra is the interrupted code's, which a leaf still needs.
+ */
+#define RETURN_COLUMN	64
+.macro frame_cfi
+	.cfi_def_cfa sp, PT_REGS_SIZE	/* the interrupted sp */
+	.irp n, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, \
+		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	.cfi_offset x\n, \n * 8 - PT_REGS_SIZE
+	.endr
+	.cfi_offset RETURN_COLUMN, PT_EPC - PT_REGS_SIZE
+.endm
+
 	.text
+	.cfi_sections .debug_frame
 	.balign 4
 	.globl trap_entry
 trap_entry:
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_return_column RETURN_COLUMN
 	addi	sp, sp, -PT_REGS_SIZE
 	for_saved_regs sd
 	addi	t0, sp, PT_REGS_SIZE	/* the interrupted sp */
@@ -40,6 +60,7 @@ trap_entry:
 	ld	t0, PT_EPC(sp)
 	sc.d	zero, t0, PT_EPC(sp)
 	mv	a0, sp
+	frame_cfi
 	call	riscv_handle_trap
 	/* sstatus first: its SIE is clear, so nothing interrupts from here */
 	ld	t0, PT_STATUS(sp)
@@ -49,3 +70,4 @@ trap_entry:
 	for_saved_regs ld
 	addi	sp, sp, PT_REGS_SIZE
 	sret
+	.cfi_endproc

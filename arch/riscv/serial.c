@@ -2,7 +2,8 @@
 /*
  * The console on QEMU virt's ns16550 UART (drivers/uart16550.c), at
  * 0x10000000 with byte-wide registers; its receive interrupt comes
- * through the PLIC. And the ends of the machine: semihosting's
+ * through the PLIC. virt has no other UART: the gdb stub shares this
+ * one with the console (below). And the ends of the machine: semihosting's
  * SYS_EXIT_EXTENDED makes QEMU exit with the kernel's status, SBI's
  * system reset reboots.
  */
@@ -14,6 +15,8 @@
 #include <asm/riscv.h>
 #include <asm/csr.h>
 #include <asm/sbi.h>
+#include <asm/spinlock.h>
+#include <kgdb.h>
 
 /*
  * The PLIC: a priority per interrupt source, and per context (a hart in
@@ -80,6 +83,13 @@ void arch_console_rx_init(void)
 	csr_set(sie, IE_SEIE);
 }
 
+/*
+ * The receive FIFO's readers: the console's interrupt, and the gdb
+ * stub's polls from any CPU. A raw lock: gdb may plant a breakpoint in
+ * the spinlock code, and the stub's poll must never trap holding this.
+ */
+static arch_spinlock_t rx_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
 /* Claim, serve, complete: the PLIC raises the line again for the next. */
 void riscv_serial_interrupt(void)
 {
@@ -87,11 +97,75 @@ void riscv_serial_interrupt(void)
 	u32 irq;
 
 	while ((irq = readl(PLIC_CLAIM(ctx))) != 0) {
-		if (irq == VIRT_UART0_IRQ)
+		if (irq == VIRT_UART0_IRQ) {
+			arch_spin_lock(&rx_lock);
 			uart16550_rx_interrupt(&uart0);
+			arch_spin_unlock(&rx_lock);
+		}
 		writel(irq, PLIC_CLAIM(ctx));
 	}
 }
+
+#ifdef CONFIG_KGDB
+/*
+ * The gdb stub on the console's UART, as Linux's kgdboc shares a tty.
+ * While the kernel runs, the console's interrupt reads the UART and
+ * hands gdb's two ways in, a break (0x03) and a packet's '$', to the
+ * stub (the tick's poll takes it from here: kgdb_poll_break); every
+ * other byte stays the console's. A CPU whose tick polls reads the UART
+ * too (the one the interrupt goes to may have its interrupts off), and
+ * passes the console's bytes on the same way. While the kernel is
+ * stopped for gdb, every byte is gdb's. Output is not split: console
+ * text goes out as it comes, between gdb's packets, which gdb skips
+ * (docs/gdb.md).
+ */
+static int handed = -1;		/* a break or '$' for the stub, or -1 */
+
+static bool for_stub(unsigned int c)
+{
+	return c == 0x03 || c == '$';
+}
+
+/* The console's receive path while the stub listens; rx_lock held. */
+static void receive_shared(unsigned int c)
+{
+	if (for_stub(c))
+		handed = c;
+	else
+		console_receive(c);
+}
+
+const char arch_kgdb_port_name[] = "the console's UART, shared (gdb's packets between the console's lines)";
+
+void arch_kgdb_io_init(void)
+{
+	arch_spin_lock(&rx_lock);
+	uart0.receive = receive_shared;
+	arch_spin_unlock(&rx_lock);
+}
+
+int arch_kgdb_io_getc(void)
+{
+	int c;
+
+	arch_spin_lock(&rx_lock);
+	c = handed;
+	handed = -1;
+	if (c < 0)
+		c = uart16550_getc(&uart0);
+	arch_spin_unlock(&rx_lock);
+	if (c >= 0 && !for_stub(c) && !kgdb_stopped()) {
+		console_receive(c);
+		return -1;
+	}
+	return c;
+}
+
+void arch_kgdb_io_putc(char c)
+{
+	uart16550_putc(&uart0, c);
+}
+#endif
 
 #define SEMIHOST_SYS_EXIT_EXTENDED	0x20
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026

@@ -101,6 +101,8 @@ static void __kgdb_nobreak handle_exception(struct pt_regs *regs)
 
 	if (fixup_exception(regs))
 		return;
+	if (cause == EXC_BREAKPOINT && riscv_kgdb_trap(regs))
+		return;
 	oops_begin();
 	printk("Oops: %s at %016lx\n", exception_name(cause), regs->epc);
 	if (is_access_fault(cause) || cause == EXC_INSN_ACCESS)

@@ -124,6 +124,11 @@ void kgdb_poll_break(void)
 	arch_kgdb_breakpoint();		/* still owner: kgdb_handle_trap knows */
 }
 
+bool kgdb_stopped(void)
+{
+	return READ_ONCE(kgdb_in_stop);
+}
+
 /*
  * kgdb.on_bug: gdb sees every report, each in a stop of its own. A CPU
  * that traps while another holds the stub parks like the others; once
@@ -351,6 +356,62 @@ int __kgdb_nobreak kgdb_patch_text(unsigned long addr, const void *bytes,
 		return -EFAULT;
 	arch_kgdb_sync_icache(addr, len);
 	return 0;
+}
+
+/* ---- breakpoints a step plants (include/kgdb.h) ---- */
+
+static struct {
+	unsigned long addr;
+	u8 saved[8];		/* the instruction the breakpoint covers */
+} step_breaks[KGDB_MAX_STEP_BREAKS];
+static int nr_step_breaks;
+
+bool __kgdb_nobreak kgdb_step_planted_at(unsigned long addr)
+{
+	int i;
+
+	for (i = 0; i < nr_step_breaks; i++)
+		if (step_breaks[i].addr == addr)
+			return true;
+	return false;
+}
+
+void kgdb_remove_step_breaks(void)
+{
+	while (nr_step_breaks > 0) {
+		nr_step_breaks--;
+		kgdb_patch_text(step_breaks[nr_step_breaks].addr,
+				step_breaks[nr_step_breaks].saved,
+				arch_kgdb_break_len);
+	}
+}
+
+static int plant_step_break(unsigned long addr)
+{
+	int i = nr_step_breaks;
+
+	if (kgdb_step_planted_at(addr))
+		return 0;
+	if (i == KGDB_MAX_STEP_BREAKS)
+		return -ENOSPC;
+	if (copy_from_kernel_nofault(step_breaks[i].saved, (void *)addr,
+				     arch_kgdb_break_len) ||
+	    kgdb_patch_text(addr, arch_kgdb_break_insn, arch_kgdb_break_len))
+		return -EFAULT;
+	step_breaks[i].addr = addr;
+	nr_step_breaks++;
+	return 0;
+}
+
+int kgdb_plant_step_breaks(const unsigned long *addrs, int n)
+{
+	int i, err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = plant_step_break(addrs[i]);
+	if (err)
+		kgdb_remove_step_breaks();
+	return err;
 }
 
 /* Where the stub itself runs before it can tell a re-entry (linker.ld). */

@@ -20,7 +20,7 @@ CHOICES = {
     "QEMU_CPUS": ("smp", "maxcpus"),
     "EXIT": ("isa-debug-exit", "semihosting"),
     "KVM": ("y", "n"),
-    "KGDB_PORT": ("second-serial", "none"),
+    "KGDB_PORT": ("second-serial", "console", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
             "EXIT", "KVM", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA", "KGDB_PORT",
@@ -47,7 +47,8 @@ class Arch:
     the way the board's firmware does, from firmware_load.  media is what
     the arch boots from outside QEMU ("iso", "sdcard", "none").  kgdb_port
     says where the kernel's gdb stub talks: "second-serial", QEMU's second
-    -serial, apart from the console, or "none"; kgdb_pc is the pc's
+    -serial, apart from the console, "console", the console's own line
+    (portsplit.py splits it), or "none"; kgdb_pc is the pc's
     (register number, bytes) in gdb's numbering and kgdb_break_kind the
     kind gdb gives a Z0 breakpoint, for an arch with a port.
     """

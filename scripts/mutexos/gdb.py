@@ -177,10 +177,22 @@ def kgdb_append(append, wait):
     return f"{append} {'kgdbwait' if wait else 'kgdb'}".strip()
 
 
+def kernel_stub_setup(arch):
+    """gdb's options before it talks to the kernel's stub. gdb-multiarch
+    takes an ELF that names no OS for a GNU/Linux program, and for riscv
+    that means stepping by its own breakpoints and a continue, which lets
+    the other CPUs and the tick run meanwhile: with no OS ABI, it steps
+    with the stub's vCont;s, which keeps them stopped."""
+    setup = ["-ex", f"set architecture {arch.gdb}"]
+    if arch.name == "riscv":
+        setup += ["-ex", "set osabi none"]
+    return setup
+
+
 def attach_argv(arch, symbols, target):
     """The gdb command that attaches to the kernel's stub at target; its
     paths relative to the tree's top, where make runs it."""
-    return ["gdb-multiarch", "-q", "-ex", f"set architecture {arch.gdb}",
+    return ["gdb-multiarch", "-q", *kernel_stub_setup(arch),
             "-ex", f"file {symbols}", "-ex", f"source {os.path.relpath(HELPERS)}",
             "-ex", f"mx-attach {target}"]
 
@@ -199,8 +211,8 @@ def run_kgdb(arch, builddir, cpus, port=None, start_gdb=False, accel="tcg", appe
     append = kgdb_append(append, start_gdb)
     session = not qemu.runs_to_an_end(append)
     boot = qemu.Boot(image, cpus, append, console=not start_gdb, reboot=session)
-    argv = qemu.command(arch, boot, accel)
-    argv += ["-serial", f"tcp:127.0.0.1:{port},server=on,wait=off"]
+    from . import kgdb      # kgdb imports this module
+    argv = kgdb.with_stub_port(arch, qemu.command(arch, boot, accel), port)
     gdb_command = attach_argv(arch, symbols, f"127.0.0.1:{port}")
     if not start_gdb:
         print(f"make kgdb: the kernel's gdb stub listens on 127.0.0.1:{port} "

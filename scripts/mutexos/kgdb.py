@@ -3,7 +3,8 @@ helpers (scripts/gdb/) on both stubs.  docs/gdb.md describes both.
 
 One boot per arch, the debug build at 2 CPUs, with kgdbwait and the
 stub's serial port (x86: COM2, the Pi: the mini UART; QEMU's second
--serial) on a TCP socket, the console on stdout as in every test boot:
+-serial; riscv: the console's own line, split by portsplit.py) on a TCP
+socket, the console on stdout as in every test boot:
   1. a raw-protocol client (Rsp) while the kernel waits at boot: garbage
      and bad checksums get a '-' (NAK) and the stub still answers; a read
      of the unmapped first page is an error packet, not a fault;
@@ -41,6 +42,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -132,6 +134,18 @@ def stub_serial(port):
     return f"tcp:127.0.0.1:{port},server=on,wait=off,nodelay=on"
 
 
+PORTSPLIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "portsplit.py")
+
+
+def with_stub_port(arch, argv, port):
+    """argv (QEMU, console on stdio) with the stub's port on 127.0.0.1:port:
+    QEMU's second -serial, or (a stub sharing the console's line) argv
+    run under portsplit.py, which serves gdb's side of the line there."""
+    if arch.kgdb_port == "console":
+        return [sys.executable, PORTSPLIT, str(port), "--", *argv]
+    return argv + ["-serial", stub_serial(port)]
+
+
 def connect(port, proc, timeout=STEP_SECS):
     """A connection to QEMU's socket for the stub's port, once it listens."""
     deadline = time.monotonic() + timeout
@@ -204,7 +218,7 @@ def check_break(rsp, busy_addr):
 
 def gdb_argv(arch, symbols, port, commands):
     argv = ["gdb-multiarch", "-q", "-nx", "-batch",
-            "-ex", f"set architecture {arch.gdb}", "-ex", f"file {symbols}",
+            *qemu_gdb.kernel_stub_setup(arch), "-ex", f"file {symbols}",
             "-ex", f"source {HELPERS}", "-ex", f"target remote 127.0.0.1:{port}"]
     for command in commands:
         argv += ["-ex", command]
@@ -438,8 +452,8 @@ def run(title, root, arch, folder, accel, timeout, log):
         return _run_without_stub(title, root, arch, image, symbols, accel,
                                  timeout, log)
     port = qemu_gdb.free_port()
-    argv = qemu.command(arch, qemu.Boot(image, CPUS, APPEND), accel)
-    argv += ["-serial", stub_serial(port)]
+    argv = with_stub_port(arch, qemu.command(arch, qemu.Boot(image, CPUS, APPEND),
+                                             accel), port)
     problems, outputs, drivers = [], [], []
 
     def drive(proc):
@@ -780,8 +794,8 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
 def stress_boot(arch, image, symbols, accel, cpus, log):
     """One boot at cpus CPUs for the stress checks: the problems found."""
     port = qemu_gdb.free_port()
-    argv = qemu.command(arch, qemu.Boot(image, cpus, STRESS_APPEND), accel)
-    argv += ["-serial", stub_serial(port)]
+    argv = with_stub_port(arch, qemu.command(arch, qemu.Boot(image, cpus, STRESS_APPEND),
+                                             accel), port)
     with tempfile.NamedTemporaryFile() as console, tempfile.TemporaryFile() as errors:
         proc = qemu.EMULATORS.start(argv, console, errors)
         if proc is None:

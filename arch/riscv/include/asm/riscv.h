@@ -61,4 +61,11 @@ void riscv_handle_ipi(struct pt_regs *regs);
 void riscv_udelay(unsigned long us);
 void riscv_set_timebase(u32 hz);
 
+#ifdef CONFIG_KGDB
+/* A breakpoint trap that may be the gdb stub's (arch/riscv/kgdb.c). */
+bool riscv_kgdb_trap(struct pt_regs *regs);
+#else
+static inline bool riscv_kgdb_trap(struct pt_regs *regs) { return false; }
+#endif
+
 #endif
