@@ -24,16 +24,12 @@
 #define smp_mb()	dmb(ish)
 #define smp_rmb()	dmb(ish)
 #define smp_wmb()	dmb(ishst)
-#else
-#define smp_mb()	barrier()
-#define smp_rmb()	barrier()
-#define smp_wmb()	barrier()
 #endif
 
-/* ldrex/strex order nothing by themselves: the barriers are explicit. */
-#define smp_mb__before_atomic()	smp_mb()
-#define smp_mb__after_atomic()	smp_mb()
-
+/*
+ * ldrex/strex order nothing by themselves: smp_mb__before_atomic() and
+ * smp_mb__after_atomic() are full barriers (asm-generic/barrier.h).
+ */
 #include <asm-generic/barrier.h>
 
 /* A hint for spin loops; under QEMU it also lets another vCPU run. */

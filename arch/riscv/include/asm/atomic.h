@@ -45,18 +45,6 @@ static inline int atomic_add_return(int i, atomic_t *v)
 	return old + i;
 }
 
-static inline int atomic_sub_return(int i, atomic_t *v)
-{
-	return atomic_add_return(-i, v);
-}
-
-#define atomic_inc_return(v)		atomic_add_return(1, v)
-#define atomic_dec_return(v)		atomic_sub_return(1, v)
-#define atomic_dec_and_test(v)		(atomic_sub_return(1, v) == 0)
-#define atomic_inc_and_test(v)		(atomic_add_return(1, v) == 0)
-#define atomic_sub_and_test(i, v)	(atomic_sub_return(i, v) == 0)
-#define atomic_add_negative(i, v)	(atomic_add_return(i, v) < 0)
-
 static inline int atomic_xchg(atomic_t *v, int new)
 {
 	int old;
@@ -101,5 +89,7 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 	 * LAB 1 END */
 	return prev;
 }
+
+#include <asm-generic/atomic-ops.h>
 
 #endif

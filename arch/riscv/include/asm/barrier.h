@@ -22,16 +22,13 @@
 #define smp_mb()	RISCV_FENCE(rw, rw)
 #define smp_rmb()	RISCV_FENCE(r, r)
 #define smp_wmb()	RISCV_FENCE(w, w)
-#else
-#define smp_mb()	barrier()
-#define smp_rmb()	barrier()
-#define smp_wmb()	barrier()
 #endif
 
-/* The AMOs of atomic_add() and friends carry no ordering bits. */
-#define smp_mb__before_atomic()	smp_mb()
-#define smp_mb__after_atomic()	smp_mb()
-
+/*
+ * The AMOs of atomic_add() and friends carry no ordering bits:
+ * smp_mb__before_atomic() and smp_mb__after_atomic() are full barriers
+ * (asm-generic/barrier.h).
+ */
 #include <asm-generic/barrier.h>
 
 /*

@@ -19,8 +19,6 @@
 
 #ifdef CONFIG_SMP
 #define smp_mb()	mb()
-#else
-#define smp_mb()	barrier()
 #endif
 #define smp_rmb()	barrier()
 #define smp_wmb()	barrier()
