@@ -157,6 +157,19 @@ park_secondary:
 	bx	r2
 
 /*
+ * Where arch_smp_boot() sends the cores that maxcpus= leaves out, so that
+ * they do not wait in a mailbox loop for the whole boot: QEMU runs wfe as
+ * a no-op, and each such core took a host CPU (a boot at maxcpus=1 used
+ * almost two). wfi sleeps on the board and in QEMU alike, and no
+ * interrupt is routed to these cores, so they sleep for good.
+ */
+	.globl cpu_park
+cpu_park:
+	cpsid	if
+1:	wfi
+	b	1b
+
+/*
  * Where arch_smp_boot() sends cores 1-3 (through mailbox 3): in HYP or
  * SVC mode, MMU off. The MMU goes on before anything in memory is read:
  * the boot core wrote secondary_stack through its cache.
