@@ -268,7 +268,8 @@ kgdb: all
 # make test, torture and bench check the tools of every arch they are
 # about to build, once, before building anything; then the Python side
 # builds each configuration with make and boots it.
-TEST_JOBS ?= 2
+# QEMUs at once; empty: the host's cores plus one
+TEST_JOBS ?=
 TEST_TIMEOUT ?= 1200
 # make test LOAD=1: the same run with a CPU hog per host core meanwhile
 LOAD ?= 0
@@ -284,12 +285,12 @@ BENCH_RUNS ?=
 	check-det-bench check-debug-cost
 test:
 	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
-	$(Q)$(MX) test $(SELECT) -j $(TEST_JOBS) --timeout $(TEST_TIMEOUT) \
+	$(Q)$(MX) test $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
 torture:
 	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
-	$(Q)$(MX) torture $(SELECT) -j $(TEST_JOBS) --factor $(TORTURE_FACTOR) \
+	$(Q)$(MX) torture $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --factor $(TORTURE_FACTOR) \
 		$(if $(call given,CPUS),,--cpus $(TORTURE_CPUS)) --accel $(ACCEL)
 
 bench:
@@ -300,7 +301,7 @@ bench:
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
-	$(Q)$(MX) check-runner -j $(TEST_JOBS) --accel $(ACCEL)
+	$(Q)$(MX) check-runner $(if $(TEST_JOBS),-j $(TEST_JOBS)) --accel $(ACCEL)
 
 check-iso:
 	$(Q)$(CHECK_TOOLS) --with media i386

@@ -33,6 +33,7 @@ import sys
 
 from . import arches as arches_mod
 from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import runner
 from . import trace
 from .build import MUTEXES
 from .verdict import exit_code, total_line
@@ -65,8 +66,9 @@ def _add_accel(ap):
 
 
 def _add_jobs(ap):
-    ap.add_argument("-j", dest="jobs", type=int, default=2, metavar="N",
-                    help="QEMUs at once (default 2)")
+    ap.add_argument("-j", dest="jobs", type=int, default=runner.default_jobs(),
+                    metavar="N", help="QEMUs at once (default: the host's cores "
+                    f"plus one, {runner.default_jobs()} here)")
 
 
 def parser():

@@ -42,7 +42,8 @@ means all of its values (see scripts/test.mk for the history):
     the verdict check, the GRUB check, the SD card check of each arch
     that boots from one (ARCH_MEDIA), and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
--j at a time, the checks first.  Each table is printed as its configuration completes and
+-j at a time, the checks first, with at most runner.VCPUS_PER_CORE
+emulated CPUs per host core among them.  Each table is printed as its configuration completes and
 the total line comes last.
 """
 
@@ -51,7 +52,7 @@ from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
-from .runner import (BootSpec, boot_tasks, choose_accels, print_report,
+from .runner import (BootSpec, boot_tasks, choose_accels, host_budget, print_report,
                      run_parallel)
 from .verdict import StepResult, exit_code, total_line
 
@@ -299,7 +300,7 @@ def torture_plan(arches, sel, factor, cpus=(4,)):
     return plan
 
 
-def run_plan(root, arches, plan, jobs=2, accel="tcg", build_jobs=None):
+def run_plan(root, arches, plan, jobs=3, accel="tcg", build_jobs=None):
     """Build, check, boot; print the tables and the total line; the exit code."""
     results, unbuilt = [], set()
     for cfg in plan.builds:
@@ -314,12 +315,26 @@ def run_plan(root, arches, plan, jobs=2, accel="tcg", build_jobs=None):
     # The checks share the boots' slots, first in the queue: several of
     # them wait on one process (spin, a single boot), and a boot fills
     # the core they leave.
-    checks_first = [functools.partial(_run_check, root, arches, check, jobs,
-                                      accels, unbuilt) for check in plan.checks]
+    checks_first = [(_check_vcpus(check),
+                     functools.partial(_run_check, root, arches, check, jobs,
+                                       accels, unbuilt)) for check in plan.checks]
     results += run_parallel(jobs, checks_first + boot_tasks(
-        root, arches, plan.boots, accels, frozenset(unbuilt)), print_report)
+        root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
+        host_budget())
     print(total_line(results), flush=True)
     return exit_code(results)
+
+
+def _check_vcpus(check):
+    """The host threads a check keeps busy, as vCPUs of the run's budget:
+    one for the model checker and the icount boots (one thread runs all
+    their CPUs), the trace scenario's CPUs, two for the others (builds
+    with -j2, boots of up to 2 CPUs)."""
+    if check.kind in ("model", "det-bench", "debug-cost"):
+        return 1
+    if check.kind == "trace":
+        return trace.CPUS
+    return 2
 
 
 def _run_check(root, arches, check, jobs, accels, unbuilt):

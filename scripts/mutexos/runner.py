@@ -1,7 +1,9 @@
 """Booting the configurations of a plan, -j at a time, and judging each."""
 
 import concurrent.futures
+import functools
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -85,13 +87,61 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         return result
 
 
-def run_parallel(jobs, tasks, on_result):
+# The emulated CPUs per host core that the tasks of a run may have in
+# all. Past that, a guest spins on locks whose holder's vCPU the host has
+# preempted: make test ARCH=x86_64 with two 4-CPU boots side by side on
+# 2 cores took 214 s of host CPU and 125 s; kept to 6 vCPUs, 3 tasks at
+# once, 141 s and 107 s (docs/testing.md).
+VCPUS_PER_CORE = 3
+
+
+def default_jobs():
+    """Tasks at once when -j is not given: one more than the host's cores,
+    so that a boot waiting on its guest's timers leaves no core idle."""
+    return (os.cpu_count() or 1) + 1
+
+
+class VcpuBudget:
+    """The emulated CPUs the running tasks have in all, at most total.
+
+    A task that would go over waits until enough others have ended; one
+    wider than the budget runs alone.
+    """
+
+    def __init__(self, total):
+        self.total = total
+        self.used = 0
+        self.cond = threading.Condition()
+
+    def run(self, vcpus, task):
+        """task(), once vcpus of the budget are free."""
+        need = min(vcpus, self.total)
+        with self.cond:
+            self.cond.wait_for(lambda: self.used + need <= self.total)
+            self.used += need
+        try:
+            return task()
+        finally:
+            with self.cond:
+                self.used -= need
+                self.cond.notify_all()
+
+
+def host_budget():
+    """The budget of a run on this host: VCPUS_PER_CORE per core."""
+    return VcpuBudget(VCPUS_PER_CORE * (os.cpu_count() or 1))
+
+
+def run_parallel(jobs, tasks, on_result, budget=None):
     """Run each task (a callable returning a result) -j at a time.
 
+    With budget, tasks are (vCPUs, callable) pairs, run within it.
     on_result gets each result as soon as its task ends, so that a table
     is printed as its configuration completes.  On Ctrl-C every QEMU is
     killed and no further task starts.
     """
+    if budget:
+        tasks = [functools.partial(budget.run, vcpus, task) for vcpus, task in tasks]
     results = []
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
@@ -114,8 +164,8 @@ def print_report(result):
 
 
 def boot_tasks(root, arches, specs, accels, unbuilt=frozenset()):
-    """A task for run_parallel per spec: its boot."""
+    """A (vCPUs, task) pair for run_parallel per spec: its boot."""
     def task(spec):
         name = spec.config.arch
-        return lambda: run_spec(root, arches[name], spec, accels[name], unbuilt)
+        return spec.cpus, lambda: run_spec(root, arches[name], spec, accels[name], unbuilt)
     return [task(spec) for spec in specs]

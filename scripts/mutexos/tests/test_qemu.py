@@ -12,7 +12,7 @@ import unittest
 from unittest import mock
 
 from mutexos import qemu
-from mutexos.runner import BootSpec, run_parallel
+from mutexos.runner import BootSpec, VcpuBudget, run_parallel
 from mutexos.build import BuildConfig
 from mutexos.verdict import total_line
 
@@ -239,6 +239,39 @@ class FakeEmulator(unittest.TestCase):
         self.assertEqual(titles, ["== one (i386, 1 CPU) (test) ==",
                                   "== two (x86_64, 4 CPUs) (test) =="])
         self.assertEqual(total_line(results), "4 passed, 0 failed, 2 skipped")
+
+
+class Budget(unittest.TestCase):
+    """The running tasks never have more vCPUs than the budget in all."""
+
+    def run_tasks(self, widths, total, jobs=3):
+        lock, running, peaks = threading.Lock(), [], []
+
+        def task(width):
+            def run():
+                with lock:
+                    running.append(width)
+                    peaks.append(list(running))
+                time.sleep(0.05)
+                with lock:
+                    running.remove(width)
+                return width
+            return width, run
+        done = run_parallel(jobs, [task(w) for w in widths], lambda r: None,
+                            VcpuBudget(total))
+        self.assertEqual(sorted(done), sorted(widths))
+        return peaks
+
+    def test_never_over_the_budget(self):
+        peaks = self.run_tasks([4, 4, 2, 1, 1, 4, 2], 6)
+        self.assertTrue(all(sum(p) <= 6 for p in peaks), peaks)
+        # Two 4-vCPU tasks never ran together, but narrow ones did.
+        self.assertFalse(any(p.count(4) > 1 for p in peaks), peaks)
+        self.assertTrue(any(len(p) > 1 for p in peaks), peaks)
+
+    def test_wider_than_the_budget_runs_alone(self):
+        peaks = self.run_tasks([8, 1, 1, 2], 6)
+        self.assertTrue(all(p == [8] for p in peaks if 8 in p), peaks)
 
 
 class CommandLineLimit(unittest.TestCase):
