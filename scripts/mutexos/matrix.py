@@ -327,10 +327,10 @@ def run_plan(root, arches, plan, jobs=3, accel="tcg", build_jobs=None):
 
 def _check_vcpus(check):
     """The host threads a check keeps busy, as vCPUs of the run's budget:
-    one for the model checker and the icount boots (one thread runs all
-    their CPUs), the trace scenario's CPUs, two for the others (builds
-    with -j2, boots of up to 2 CPUs)."""
-    if check.kind in ("model", "det-bench", "debug-cost"):
+    one for the icount boots (one thread runs all their CPUs), the trace
+    scenario's CPUs, two for the others (the model checker's two lanes,
+    builds with -j2, boots of up to 2 CPUs)."""
+    if check.kind in ("det-bench", "debug-cost"):
         return 1
     if check.kind == "trace":
         return trace.CPUS
