@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
-from .runner import (BootSpec, boot_tasks, choose_accels, host_budget, print_report,
+from .runner import (BootSpec, boot_tasks, choose_accels, host_vcpus, print_report,
                      run_parallel)
 from .verdict import StepResult, exit_code, total_line
 
@@ -276,9 +276,10 @@ def _add_checks(plan, arches, names, with_labs):
         if arches[name].media == "sdcard":
             plan.checks.append(Check("sdcard", name))
     # The lab trees start from copies of the matrix's build folders (every
-    # arch and mutex build), so their builds recompile only what a lab changed.
+    # arch and mutex build), so their builds recompile only what a lab
+    # changed. The longest task of the run: it starts first.
     if with_labs:
-        plan.checks.append(Check("labs", checks.SELFTEST_BUILD.arch))
+        plan.checks.insert(0, Check("labs", checks.SELFTEST_BUILD.arch))
 
 
 def torture_plan(arches, sel, factor, cpus=(4,)):
@@ -320,7 +321,7 @@ def run_plan(root, arches, plan, jobs=3, accel="tcg", build_jobs=None):
                                        accels, unbuilt)) for check in plan.checks]
     results += run_parallel(jobs, checks_first + boot_tasks(
         root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
-        host_budget())
+        host_vcpus())
     print(total_line(results), flush=True)
     return exit_code(results)
 

@@ -1,9 +1,7 @@
 """Booting the configurations of a plan, -j at a time, and judging each."""
 
 import concurrent.futures
-import functools
 import os
-import threading
 import time
 from dataclasses import dataclass
 
@@ -101,55 +99,41 @@ def default_jobs():
     return (os.cpu_count() or 1) + 1
 
 
-class VcpuBudget:
-    """The emulated CPUs the running tasks have in all, at most total.
-
-    A task that would go over waits until enough others have ended; one
-    wider than the budget runs alone.
-    """
-
-    def __init__(self, total):
-        self.total = total
-        self.used = 0
-        self.cond = threading.Condition()
-
-    def run(self, vcpus, task):
-        """task(), once vcpus of the budget are free."""
-        need = min(vcpus, self.total)
-        with self.cond:
-            self.cond.wait_for(lambda: self.used + need <= self.total)
-            self.used += need
-        try:
-            return task()
-        finally:
-            with self.cond:
-                self.used -= need
-                self.cond.notify_all()
+def host_vcpus():
+    """The vCPU budget of a run on this host: VCPUS_PER_CORE per core."""
+    return VCPUS_PER_CORE * (os.cpu_count() or 1)
 
 
-def host_budget():
-    """The budget of a run on this host: VCPUS_PER_CORE per core."""
-    return VcpuBudget(VCPUS_PER_CORE * (os.cpu_count() or 1))
-
-
-def run_parallel(jobs, tasks, on_result, budget=None):
+def run_parallel(jobs, tasks, on_result, vcpus=None):
     """Run each task (a callable returning a result) -j at a time.
 
-    With budget, tasks are (vCPUs, callable) pairs, run within it.
-    on_result gets each result as soon as its task ends, so that a table
-    is printed as its configuration completes.  On Ctrl-C every QEMU is
-    killed and no further task starts.
+    With vcpus, a budget, tasks are (vCPUs, callable) pairs: a task starts
+    when the running ones leave it room, the first in the list that fits
+    (a wide one waits for room while narrower ones go by), and one wider
+    than the budget runs alone. on_result gets each result as soon as its
+    task ends, so that a table is printed as its configuration completes.
+    On Ctrl-C every QEMU is killed and no further task starts.
     """
-    if budget:
-        tasks = [functools.partial(budget.run, vcpus, task) for vcpus, task in tasks]
-    results = []
+    if vcpus is None:
+        vcpus = float("inf")
+        tasks = [(0, task) for task in tasks]
+    pending = [(min(width, vcpus), task) for width, task in tasks]
+    running, used, results = {}, 0, []
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = [pool.submit(task) for task in tasks]
-        for future in concurrent.futures.as_completed(futures):
-            result = future.result()
-            on_result(result)
-            results.append(result)
+        while pending or running:
+            for item in list(pending):
+                if len(running) < jobs and used + item[0] <= vcpus:
+                    pending.remove(item)
+                    running[pool.submit(item[1])] = item[0]
+                    used += item[0]
+            done, _ = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                used -= running.pop(future)
+                result = future.result()
+                on_result(result)
+                results.append(result)
     except BaseException:
         qemu.EMULATORS.stop_all()
         pool.shutdown(wait=False, cancel_futures=True)

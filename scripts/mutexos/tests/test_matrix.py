@@ -58,9 +58,10 @@ class TestPlan(unittest.TestCase):
                           "CONFIG_FRAME_POINTER=n", 1,
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("build", "i386"), ("model", "i386"), ("runner", "i386"),
-                          ("det-bench", "i386"), ("debug-cost", "i386"), ("trace", "i386"), ("verdicts", "i386"), ("grub", "i386"), ("sdcard", "arm"),
-                          ("labs", "i386")])
+                         [("labs", "i386"), ("build", "i386"), ("model", "i386"),
+                          ("runner", "i386"), ("det-bench", "i386"), ("debug-cost", "i386"),
+                          ("trace", "i386"), ("verdicts", "i386"), ("grub", "i386"),
+                          ("sdcard", "arm")])
         self.assertIn(BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y"),
                       plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))

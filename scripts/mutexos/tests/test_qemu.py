@@ -12,7 +12,7 @@ import unittest
 from unittest import mock
 
 from mutexos import qemu
-from mutexos.runner import BootSpec, VcpuBudget, run_parallel
+from mutexos.runner import BootSpec, run_parallel
 from mutexos.build import BuildConfig
 from mutexos.verdict import total_line
 
@@ -244,33 +244,38 @@ class FakeEmulator(unittest.TestCase):
 class Budget(unittest.TestCase):
     """The running tasks never have more vCPUs than the budget in all."""
 
-    def run_tasks(self, widths, total, jobs=3):
+    def run_tasks(self, tasks, total, jobs=3):
+        """Run (width, seconds) tasks; what ran at each start, in order."""
         lock, running, peaks = threading.Lock(), [], []
 
-        def task(width):
+        def task(width, secs):
             def run():
                 with lock:
                     running.append(width)
                     peaks.append(list(running))
-                time.sleep(0.05)
+                time.sleep(secs)
                 with lock:
                     running.remove(width)
                 return width
             return width, run
-        done = run_parallel(jobs, [task(w) for w in widths], lambda r: None,
-                            VcpuBudget(total))
-        self.assertEqual(sorted(done), sorted(widths))
+        done = run_parallel(jobs, [task(*t) for t in tasks], lambda r: None, total)
+        self.assertEqual(sorted(done), sorted(w for w, _ in tasks))
         return peaks
 
     def test_never_over_the_budget(self):
-        peaks = self.run_tasks([4, 4, 2, 1, 1, 4, 2], 6)
+        peaks = self.run_tasks([(w, 0.05) for w in (4, 4, 2, 1, 1, 4, 2)], 6)
         self.assertTrue(all(sum(p) <= 6 for p in peaks), peaks)
         # Two 4-vCPU tasks never ran together, but narrow ones did.
         self.assertFalse(any(p.count(4) > 1 for p in peaks), peaks)
         self.assertTrue(any(len(p) > 1 for p in peaks), peaks)
 
+    def test_narrow_ones_go_by_a_wide_one_waiting(self):
+        # The second 4 waits for the first; the 1 behind it starts first.
+        peaks = self.run_tasks([(4, 0.3), (2, 0.05), (4, 0.05), (1, 0.05)], 6)
+        self.assertEqual([p[-1] for p in peaks], [4, 2, 1, 4], peaks)
+
     def test_wider_than_the_budget_runs_alone(self):
-        peaks = self.run_tasks([8, 1, 1, 2], 6)
+        peaks = self.run_tasks([(8, 0.05), (1, 0.05), (1, 0.05), (2, 0.05)], 6)
         self.assertTrue(all(p == [8] for p in peaks if 8 in p), peaks)
 
 
