@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
-from .runner import (BootSpec, boot_tasks, choose_accels, host_vcpus, print_report,
-                     run_parallel)
+from .runner import (BootSpec, boot_tasks, choose_accels, default_jobs, host_vcpus,
+                     print_report, run_parallel)
 from .verdict import StepResult, exit_code, total_line
 
 # The build choices of the 2006 kernels (docs/sizes.md), i386 only.
@@ -301,8 +301,9 @@ def torture_plan(arches, sel, factor, cpus=(4,)):
     return plan
 
 
-def run_plan(root, arches, plan, jobs=3, accel="tcg", build_jobs=None):
+def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     """Build, check, boot; print the tables and the total line; the exit code."""
+    jobs = jobs or default_jobs()
     results, unbuilt = [], set()
     for cfg in plan.builds:
         why = build.build(root, cfg, build_jobs)
