@@ -54,7 +54,7 @@ from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
 from .runner import (BootSpec, boot_tasks, choose_accels, default_jobs, host_vcpus,
                      print_report, run_parallel)
-from .verdict import StepResult, exit_code, total_line
+from .verdict import StepResult, exit_code, failure_recap, total_line
 
 # The build choices of the 2006 kernels (docs/sizes.md), i386 only.
 SIZE_CONF = ("CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
@@ -323,6 +323,9 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     results += run_parallel(jobs, checks_first + boot_tasks(
         root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
         host_vcpus())
+    recap = failure_recap(results)
+    if recap:
+        print(recap)
     print(total_line(results), flush=True)
     return exit_code(results)
 

@@ -207,6 +207,30 @@ def total_line(results):
     return line
 
 
+def _first_reason(res):
+    """A failed result's reason, or its first "not ok" case (a boot
+    whose only fault is its failed cases has no reason of its own)."""
+    if res.reasons:
+        return res.reasons[0]
+    more = len(res.not_ok) - 1
+    return f"not ok: {res.not_ok[0]}" + (f" and {more} more" if more else "")
+
+
+def failure_recap(results):
+    """What failed, a line each, for the end of a long run: the tables
+    scroll away, and a CI page often shows only the last lines.  Empty
+    when nothing failed."""
+    lines = []
+    for res in results:
+        if not res.failed_config:
+            continue
+        where = f" (log: {res.log})" if res.log else ""
+        lines.append(f"  {res.title}: {_first_reason(res)}{where}")
+    if not lines:
+        return ""
+    return "\n".join([f"failed ({len(lines)}):"] + lines)
+
+
 def exit_code(results):
     """0 when nothing failed, else 1."""
     return 1 if any(r.failed_config for r in results) else 0

@@ -4,7 +4,8 @@ import unittest
 
 from mutexos.checks import case_passed, missed_failures
 from mutexos.ktap import KtapParser
-from mutexos.verdict import StepResult, exit_code, judge_console, total_line
+from mutexos.verdict import (StepResult, exit_code, failure_recap, judge_console,
+                             total_line)
 
 from .common import (CRLF_LOG, NOT_OK_LOG, OK_LOG, PANIC_LOG, SHORT_LOG, SKIP_LOG,
                      judge_text)
@@ -160,6 +161,22 @@ class Totals(unittest.TestCase):
         results = [judge_text(OK_LOG, 0), StepResult("build i386 native", ["make: 2"])]
         self.assertEqual(total_line(results), "5 passed, 1 failed")
         self.assertEqual(exit_code(results), 1)
+
+    def test_recap_names_each_failure(self):
+        results = [judge_text(OK_LOG, 0), StepResult("build i386 native", ["make: 2"]),
+                   StepResult("runner check", ["unit tests failed"], log="build/r.log")]
+        self.assertEqual(failure_recap(results),
+                         "failed (2):\n  build i386 native: make: 2\n"
+                         "  runner check: unit tests failed (log: build/r.log)")
+
+    def test_recap_of_a_boot_gives_its_first_failed_case(self):
+        result = judge_text(NOT_OK_LOG, 1, title="i386-native-cpus2")
+        self.assertEqual(failure_recap([result]).splitlines()[1],
+                         f"  i386-native-cpus2: not ok: string.strcmp_order and 1 more"
+                         f" (log: {result.log})")
+
+    def test_recap_empty_when_all_passed(self):
+        self.assertEqual(failure_recap([judge_text(OK_LOG, 0)]), "")
 
     def test_passed_step_counts_nothing(self):
         results = [judge_text(OK_LOG, 0), StepResult("sdcard-check arm")]
