@@ -131,8 +131,12 @@ class Session:
     def command(self, line, timeout=STEP_SECS):
         """Run a command line; what it printed up to the next prompt."""
         self.send(line.encode() + b"\r")
-        m = self.expect(f"(.*?){re.escape(PROMPT)}", f"'{line}'", timeout)
-        return m.group(1)
+        start = self.pos
+        # The prompt alone: a pattern that starts with "(.*?)" is retried
+        # from every position of the output at each chunk read, which made
+        # a long test command cost the host seconds of CPU per chunk.
+        m = self.expect(re.escape(PROMPT), f"'{line}'", timeout)
+        return self.text[start:m.start()]
 
 
 def need(output, pattern, what):
@@ -196,28 +200,45 @@ def check_bad_input(s):
     s.send(garbage())
     recover(s, "binary garbage")
     # A flood: more than the input ring holds, faster than the shell reads.
-    # Its Enter may be dropped with the rest: send more until one counts.
+    # Its Enter may be dropped with the rest: send more until one counts,
+    # soon (a spare Enter is an empty line; a wait of 10 s was most of
+    # this check's time whenever the first one was dropped).
     s.send(b"y" * 20000)
     retry(s, b"\r", r"line longer than \d+ characters|characters dropped",
-          "the flood's Enter")
+          "the flood's Enter", tries=30, wait=2)
     recover(s, "a flood")
 
 
-def retry(s, keys, pattern, what, tries=10):
-    """Type keys until pattern appears (what came before may be dropped)."""
+def retry(s, keys, pattern, what, tries=10, wait=10):
+    """Type keys until pattern appears, waiting wait seconds each time
+    (what came before may be dropped)."""
     for _ in range(tries):
         s.send(keys)
         try:
-            return s.expect(pattern, what, 10)
+            return s.expect(pattern, what, wait)
         except ConsoleError:
             continue
     raise ConsoleError(f"{what}: no '{pattern}' after {tries} tries")
 
 
-def recover(s, after):
-    """A working uptime again, and the prompt after it: back in step."""
-    retry(s, b"\x15uptime\r", r"up \d+:\d\d:\d\d\.\d{3}[^\n]*\n" + re.escape(PROMPT),
-          f"uptime after {after}")
+def recover(s, after, tries=30):
+    """Back in step after input the kernel may have dropped, then a
+    working uptime. Each try types a word of its own, an unknown command:
+    the reply to that word ends what the earlier tries caused, so they
+    can be retried every 2 s (a reply to a repeated uptime could not be
+    told from the one before)."""
+    for attempt in range(tries):
+        word = f"resync{attempt}"
+        s.send(f"\x15{word}\r".encode())
+        try:
+            s.expect(rf"\n{word}: unknown command[^\n]*\n{re.escape(PROMPT)}",
+                     f"the shell after {after}", 2)
+            break
+        except ConsoleError:
+            continue
+    else:
+        raise ConsoleError(f"the shell after {after}: no reply to {tries} lines")
+    run_checked(s, "uptime", r"up \d+:\d\d:\d\d\.\d{3}")
 
 
 def check_tests(s, glob):

@@ -24,7 +24,7 @@ FAKE = textwrap.dedent(r'''
     import os, sys
     out = lambda s: (os.write(1, s.encode()), None)
     out("MutexOS on fake\nmutexos> ")
-    line, escape = "", False
+    line, escape, deaf = "", False, 0
     while True:
         data = os.read(0, 1)
         if not data:
@@ -37,9 +37,16 @@ FAKE = textwrap.dedent(r'''
         if c == "\x01":
             escape = True
             continue
+        if c == "\x15":
+            line = ""
+            continue
         if c != "\r":
             line += c
             out(c)
+            continue
+        if deaf:
+            deaf -= 1
+            line = ""
             continue
         out("\n")
         if line == "ps":
@@ -52,6 +59,14 @@ FAKE = textwrap.dedent(r'''
         elif line == "hang":
             while True:
                 pass
+        elif line == "long":
+            out(("x" * 79 + "\n") * 2000)
+        elif line == "uptime":
+            out("up 0:00:01.000\n")
+        elif line == "deaf":
+            deaf = 3
+        elif line:
+            out(line + ": unknown command ('help' lists them)\n")
         line = ""
         out("mutexos> ")
 ''')
@@ -90,6 +105,23 @@ def script_hang(s, arch, cpus):
     s.expect("never", "a hung console", 60)
 
 
+def script_long_reply(s, arch, cpus):
+    s.expect("mutexos> ", "the first prompt")
+    out = s.command("long")
+    if out.count("x" * 79 + "\n") != 2000:
+        raise console.ConsoleError("the long reply came back cut")
+    console.halt(s)
+
+
+def script_recover_from_deafness(s, arch, cpus):
+    s.expect("mutexos> ", "the first prompt")
+    s.send(b"deaf\r")
+    console.recover(s, "three lost lines")
+    # In step: the next command's reply is its own, not a late one.
+    console.run_checked(s, "ps", r"swapper/0")
+    console.halt(s)
+
+
 class FakeConsole(unittest.TestCase):
     """console.run() with the fake in place of QEMU."""
 
@@ -120,6 +152,21 @@ class FakeConsole(unittest.TestCase):
         self.assertIn("'ps': no 'swapper/1'", result.reasons[0])
         # It never got to halt: that is a failure of its own.
         self.assertIn("not by its halt", result.reasons[-1])
+
+    def test_a_long_reply_is_read_in_linear_time(self):
+        # 160 KB read in chunks: a prompt pattern retried from every
+        # position of the output took minutes of CPU for this.
+        start = time.monotonic()
+        result = self.session(script_long_reply, timeout=60)
+        self.assertFalse(result.failed_config, result.reasons)
+        self.assertLess(time.monotonic() - start, 15)
+
+    def test_recover_retypes_until_a_line_is_answered(self):
+        start = time.monotonic()
+        result = self.session(script_recover_from_deafness, timeout=60)
+        self.assertFalse(result.failed_config, result.reasons)
+        # Three lines lost, two seconds each: not the ten of one retry.
+        self.assertLess(time.monotonic() - start, 20)
 
     def test_multiplexer_escapes(self):
         result = self.session(script_escapes)
