@@ -133,7 +133,8 @@ NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
 	sdcard-check lab grade check-labs check-debug-cost
 NOCONFIG_GOALS += grade-all trace
-ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
+ifneq ($(CONFIG_GOALS),)
 include $(O)/include/config/auto.conf
 endif
 
@@ -161,12 +162,16 @@ $(foreach d,kernel lib drivers tests $(ARCH_DIRS),$(eval $(call kbuild_dir,$(d))
 
 # The kernel relinks when the set of objects changes, say a test file was
 # deleted: the list is kept in a file that changes only when the set does.
-# (Only once the configuration exists: before that the lists are not
-# complete, and a bad CONF must not leave a build folder behind.)
+# (Only for a goal that read the configuration: without it the lists are
+# not complete. make test, run while other builds of this folder go on,
+# once wrote its short list here, and the next build relinked the kernel
+# under a running boot. And a bad CONF must not leave a build folder.)
 OBJLIST := $(O)/.objects
+ifneq ($(CONFIG_GOALS),)
 ifneq ($(wildcard $(O)/include/config/auto.conf),)
 ifneq ($(strip $(OBJS)),$(strip $(file < $(OBJLIST))))
 $(file > $(OBJLIST),$(strip $(OBJS)))
+endif
 endif
 endif
 

@@ -180,11 +180,32 @@ check_bad_conf() {
 	echo "check-build: unknown symbols, bad values and bad syntax in CONF are refused"
 }
 
+# A goal that reads no configuration (help, test, grade, ...) sees short
+# object lists: it must not write them into a configured build folder,
+# or the next build relinks the kernel, maybe under a running boot.
+check_objects_kept() {
+	dir=$work/root-i386-configured/build
+	if [ ! -f "$dir/.objects" ]; then
+		fail "no configured i386 build folder to check its object list"
+		return
+	fi
+	cp "$dir/.objects" "$work/objects.before"
+	for goal in help print-builddir; do
+		make --no-print-directory ARCH=i386 O="${dir#$top/}" $goal > /dev/null 2>&1
+	done
+	if cmp -s "$dir/.objects" "$work/objects.before"; then
+		echo "check-build: goals that read no configuration leave the object list alone"
+	else
+		fail "make help or print-builddir rewrote $dir/.objects"
+	fi
+}
+
 check_bad_conf
 for arch in $(ls arch/*/arch.mk | sed 's|arch/\(.*\)/arch.mk|\1|'); do
 	check_root_build "$arch" configured
 done
 check_root_build arm fresh
+check_objects_kept
 check_user_build i386
 check_user_test
 
