@@ -241,8 +241,11 @@ def check_tampered(root, arches, lab, tree, arch, accel, verdicts, out):
     def keep(text):
         said.append(text)
         out.say(text)
+    # The untouched grade's case limit: a slow case must not pass here
+    # only because it had longer.
     grade.run_submission(root, arches, lab, tree, [arch], accel,
-                         os.path.join(tree, "results-tampered.json"), keep)
+                         os.path.join(tree, "results-tampered.json"), keep,
+                         case_timeout=SKELETON_CASE_TIMEOUT)
     got = [v for v in said if VERDICT.match(v)]
     if got != verdicts:
         return [f"lab {lab.number}: tampering changed the grade from the instructor's "
