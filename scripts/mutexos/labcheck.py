@@ -68,36 +68,53 @@ VERDICT = re.compile(r"^.* \[\w+\]: (OK|FAIL) \(\d+/\d+\)$")
 
 
 class CheckLog:
-    """The lab check's log: what it says, and make's output.
+    """A part's log (path): what it says, and make's output.
 
     The check runs beside the boots, whose tables go to the terminal:
     nothing of its own may go there.
     """
 
-    def __init__(self, file):
+    def __init__(self, file, path):
         self.file = file
+        self.path = path
 
     def say(self, text):
         self.file.write((text + "\n").encode())
         self.file.flush()
 
 
-def check_labs(root, arches, accel):
-    """The lab check: a StepResult with a reason per problem."""
-    title = "lab check"
-    log, log_path = open_log(at(root, "build"), "lab-check")
-    problems = []
+def check_labs(root, arches, accel, part):
+    """One part of the lab check (PARTS): a StepResult with a reason per
+    problem, its log build/lab-check-<part>.log."""
+    run, note = PARTS[part]
+    log, log_path = open_log(at(root, "build"), f"lab-check-{part}")
     with log:
-        out = CheckLog(log)
-        problems += check_reference(root, arches, accel, out)
-        for number, lab in sorted(labs.LABS.items()):
-            problems += check_skeleton(root, arches, lab, accel, out)
-        problems += check_bank(root, arches, accel, out)
-    return StepResult(title, problems, log_path,
-                      note=f"{len(labs.LABS)} labs: trees build on every arch, "
-                           "skeletons score 0 < N < full, tampering changes nothing, "
-                           "the references pass and the wrong solutions fail "
-                           "as submissions")
+        problems = run(root, arches, accel, CheckLog(log, log_path))
+    return StepResult(f"lab check ({part})", problems, log_path,
+                      note=note.format(labs=len(labs.LABS)))
+
+
+def root_builds():
+    """The full tree's builds the check boots or copies: make test builds
+    them with the matrix's, before any check starts, so that no part
+    builds in the full tree while another copies its folders."""
+    cfgs = []
+    for lab in labs.LABS.values():
+        graded = lab.arches[lab.number % len(lab.arches)]
+        for name in (graded, lab.arches[0]):
+            cfgs += [c.build(name) for c in lab.checks] + [BuildConfig(name, "native")]
+        cfgs += [list_build(c) for c in lab.checks if c.tests]
+        cfgs += [c.build(name) for c in lab.checks if c.kind == "insns"
+                 for name in filter(c.runs_on, lab.arches)]
+    return list(dict.fromkeys(cfgs))
+
+
+def check_skeletons(root, arches, accel, out):
+    """Every lab's tree and skeleton (check_skeleton)."""
+    problems = []
+    for _, lab in sorted(labs.LABS.items()):
+        problems += check_skeleton(root, arches, lab, accel, out)
+    return problems
 
 
 def check_reference(root, arches, accel, out):
@@ -202,7 +219,7 @@ def check_skeleton(root, arches, lab, accel, out):
     score = re.search(r"^Score: (\d+)/(\d+)$", "\n".join(said), re.M)
     if code == 2 or not score:
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
-                f"(log: build/lab-check.log)"]
+                f"(log: {out.path})"]
     got, full = int(score.group(1)), int(score.group(2))
     if not 0 < got < full:
         problems.append(f"lab {lab.number}: the skeleton scores {got}/{full} on "
@@ -293,10 +310,22 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
     problems = []
     if code != wanted:
         what = {0: "full marks", 1: "a partial score", 2: "nothing graded"}[code]
-        problems.append(f"{name}: {what} on {arch} (log: build/lab-check.log)")
+        problems.append(f"{name}: {what} on {arch} (log: {out.path})")
     if took > WRONG_BOUND:
         problems.append(f"{name}: graded in {took:.0f} s on {arch}, over {WRONG_BOUND} s")
     return problems
+
+
+# Each part is a task of its own in make test, beside the boots: (what
+# it runs, its line when it passed).
+PARTS = {
+    "reference": (check_reference, "every graded glob selects a case, the "
+                  "instruction checks and lab 8's answers pass on the reference"),
+    "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
+                  "score 0 < N < full, tampering changes nothing"),
+    "bank": (check_bank, "the references get full marks and the wrong solutions "
+             "lose points, as submissions"),
+}
 
 
 def write_submission(root, lab, patch, sub):

@@ -277,9 +277,12 @@ def _add_checks(plan, arches, names, with_labs):
             plan.checks.append(Check("sdcard", name))
     # The lab trees start from copies of the matrix's build folders (every
     # arch and mutex build), so their builds recompile only what a lab
-    # changed. The longest task of the run: it starts first.
+    # changed. The longest tasks of the run: they start first.
     if with_labs:
-        plan.checks.insert(0, Check("labs", checks.SELFTEST_BUILD.arch))
+        for cfg in labcheck.root_builds():
+            plan.add_build(cfg)
+        plan.checks[:0] = [Check(f"labs-{part}", checks.SELFTEST_BUILD.arch)
+                           for part in ("bank", "skeletons", "reference")]
 
 
 def torture_plan(arches, sel, factor, cpus=(4,)):
@@ -367,6 +370,6 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         if checks.ISO_BUILD in unbuilt:
             return StepResult("GRUB check", ["its kernel did not build"])
         return checks.check_iso(root, arches, accel)
-    if check.kind == "labs":
-        return labcheck.check_labs(root, arches, accel)
+    if check.kind.startswith("labs-"):
+        return labcheck.check_labs(root, arches, accel, check.kind[len("labs-"):])
     return checks.check_sdcard(root, check.arch)

@@ -5,7 +5,7 @@ import unittest
 from unittest import mock
 
 from mutexos import __main__ as cli
-from mutexos import matrix
+from mutexos import labcheck, matrix
 from mutexos.build import MUTEXES, BuildConfig
 from mutexos.matrix import Selection, test_plan, torture_plan
 
@@ -58,12 +58,16 @@ class TestPlan(unittest.TestCase):
                           "CONFIG_FRAME_POINTER=n", 1,
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("labs", "i386"), ("build", "i386"), ("model", "i386"),
+                         [("labs-bank", "i386"), ("labs-skeletons", "i386"),
+                          ("labs-reference", "i386"), ("build", "i386"), ("model", "i386"),
                           ("runner", "i386"), ("det-bench", "i386"), ("debug-cost", "i386"),
                           ("trace", "i386"), ("verdicts", "i386"), ("grub", "i386"),
                           ("sdcard", "arm")])
         self.assertIn(BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y"),
                       plan.builds)
+        # What the lab check copies or boots is built before it starts.
+        for cfg in labcheck.root_builds():
+            self.assertIn(cfg, plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
 
     def test_every_test_boot_asks_for_its_tests(self):
@@ -74,7 +78,8 @@ class TestPlan(unittest.TestCase):
 
     def test_a_student_tree_has_no_lab_check(self):
         plan = test_plan(ARCHES, Selection(), with_labs=False)
-        self.assertNotIn("labs", [c.kind for c in plan.checks])
+        self.assertFalse([c for c in plan.checks if c.kind.startswith("labs")])
+        self.assertNotIn(BuildConfig("i386", "native", "CONFIG_KCSAN=y"), plan.builds)
         self.assertIn("runner", [c.kind for c in plan.checks])
 
     def test_console_checks(self):
