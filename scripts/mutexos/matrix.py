@@ -42,9 +42,8 @@ means all of its values (see scripts/test.mk for the history):
     the verdict check, the GRUB check, the SD card check of each arch
     that boots from one (ARCH_MEDIA), and, in the full tree, the labs' check (labcheck.py).
 Every configuration is built first, then the checks and the boots run,
--j at a time, with at most runner.VCPUS_PER_CORE emulated CPUs per host
-core among them: the widest that fits first, the checks first among
-equals.  Each table is printed as its configuration completes and
+-j at a time, the checks first, with at most runner.VCPUS_PER_CORE
+emulated CPUs per host core among them.  Each table is printed as its configuration completes and
 the total line comes last.
 """
 
