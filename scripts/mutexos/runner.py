@@ -107,13 +107,10 @@ def host_vcpus():
 def run_parallel(jobs, tasks, on_result, vcpus=None):
     """Run each task (a callable returning a result) -j at a time.
 
-    With vcpus, a budget, tasks are (vCPUs, callable) pairs: when the
-    running ones leave room, the widest task that fits starts, the first
-    in the list among equals (a wide one waiting for room lets narrower
-    ones go by, but takes the room first once there is enough: left to
-    the end, the wide ones would run one at a time on a host their
-    sleeping vCPUs leave half idle); one wider than the budget runs
-    alone. on_result gets each result as soon as its
+    With vcpus, a budget, tasks are (vCPUs, callable) pairs: a task starts
+    when the running ones leave it room, the first in the list that fits
+    (a wide one waits for room while narrower ones go by), and one wider
+    than the budget runs alone. on_result gets each result as soon as its
     task ends, so that a table is printed as its configuration completes.
     On Ctrl-C every QEMU is killed and no further task starts.
     """
@@ -125,13 +122,11 @@ def run_parallel(jobs, tasks, on_result, vcpus=None):
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
         while pending or running:
-            while len(running) < jobs:
-                item = _widest_fit(pending, vcpus - used)
-                if item is None:
-                    break
-                pending.remove(item)
-                running[pool.submit(item[1])] = item[0]
-                used += item[0]
+            for item in list(pending):
+                if len(running) < jobs and used + item[0] <= vcpus:
+                    pending.remove(item)
+                    running[pool.submit(item[1])] = item[0]
+                    used += item[0]
             done, _ = concurrent.futures.wait(
                 running, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
@@ -145,16 +140,6 @@ def run_parallel(jobs, tasks, on_result, vcpus=None):
         raise
     pool.shutdown()
     return results
-
-
-def _widest_fit(pending, room):
-    """The widest (vCPUs, task) of pending that fits in room, the first
-    among equals; None when none fits."""
-    best = None
-    for item in pending:
-        if item[0] <= room and (best is None or item[0] > best[0]):
-            best = item
-    return best
 
 
 def print_report(result):

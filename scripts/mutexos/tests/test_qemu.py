@@ -275,11 +275,6 @@ class Budget(unittest.TestCase):
         peaks = self.run_tasks([(4, 1.0), (2, 0.05), (4, 0.05), (1, 0.05)], 6)
         self.assertEqual([p[-1] for p in peaks], [4, 2, 1, 4], peaks)
 
-    def test_the_widest_that_fits_goes_first(self):
-        # Narrow ones first in line do not keep the wide one for the end.
-        peaks = self.run_tasks([(1, 0.2), (1, 0.2), (2, 0.2), (4, 0.2)], 6)
-        self.assertEqual([p[-1] for p in peaks], [4, 2, 1, 1], peaks)
-
     def test_wider_than_the_budget_runs_alone(self):
         peaks = self.run_tasks([(8, 0.05), (1, 0.05), (1, 0.05), (2, 0.05)], 6)
         self.assertTrue(all(p == [8] for p in peaks if 8 in p), peaks)
