@@ -317,14 +317,15 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
 
 
 # Each part is a task of its own in make test, beside the boots: (what
-# it runs, its line when it passed).
+# it runs, its line when it passed). The longest first: make test starts
+# them in this order.
 PARTS = {
-    "reference": (check_reference, "every graded glob selects a case, the "
-                  "instruction checks and lab 8's answers pass on the reference"),
-    "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
-                  "score 0 < N < full, tampering changes nothing"),
     "bank": (check_bank, "the references get full marks and the wrong solutions "
              "lose points, as submissions"),
+    "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
+                  "score 0 < N < full, tampering changes nothing"),
+    "reference": (check_reference, "every graded glob selects a case, the "
+                  "instruction checks and lab 8's answers pass on the reference"),
 }
 
 
