@@ -205,11 +205,11 @@ def check_bad_input(s):
     # this check's time whenever the first one was dropped).
     s.send(b"y" * 20000)
     retry(s, b"\r", r"line longer than \d+ characters|characters dropped",
-          "the flood's Enter", tries=30, wait=2)
+          "the flood's Enter")
     recover(s, "a flood")
 
 
-def retry(s, keys, pattern, what, tries=10, wait=10):
+def retry(s, keys, pattern, what, tries=30, wait=2):
     """Type keys until pattern appears, waiting wait seconds each time
     (what came before may be dropped)."""
     for _ in range(tries):
