@@ -17,6 +17,9 @@ ARCH_QEMU_CPUS := maxcpus
 ARCH_MAX_CPUS := 4
 ARCH_EXIT := semihosting
 ARCH_KVM := n
+# cpu_relax() (yield) ends a vCPU's turn in QEMU's one-thread TCG: make
+# test's boots may run their CPUs in turns on one host thread
+ARCH_TCG_TURNS := y
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 # the flat image the Pi firmware loads; make test boots it too

@@ -19,6 +19,9 @@ ARCH_MAX_CPUS := 8
 # how the kernel's exit status leaves QEMU: isa-debug-exit or semihosting
 ARCH_EXIT := isa-debug-exit
 ARCH_KVM := y
+# cpu_relax() (pause) ends a vCPU's turn in QEMU's one-thread TCG: make
+# test's boots may run their CPUs in turns on one host thread
+ARCH_TCG_TURNS := y
 # what QEMU boots, and what gdb reads the symbols from (in the build folder)
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf

@@ -23,6 +23,10 @@ ARCH_QEMU_CPUS := smp
 ARCH_MAX_CPUS := 8
 ARCH_EXIT := semihosting
 ARCH_KVM := n
+# cpu_relax()'s pause ends a translation block in QEMU, not a vCPU's
+# turn: in one-thread TCG a spinning hart would keep the thread for
+# QEMU's 100 ms slice, so riscv's CPUs always get a host thread each
+ARCH_TCG_TURNS := n
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 # QEMU boots the ELF; a board's U-Boot takes the same (docs/riscv.md)

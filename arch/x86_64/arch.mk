@@ -14,6 +14,9 @@ ARCH_QEMU_CPUS := smp
 ARCH_MAX_CPUS := 8
 ARCH_EXIT := isa-debug-exit
 ARCH_KVM := y
+# cpu_relax() (pause) ends a vCPU's turn in QEMU's one-thread TCG: make
+# test's boots may run their CPUs in turns on one host thread
+ARCH_TCG_TURNS := y
 # QEMU's multiboot loader refuses ELF64 images: it boots a 32-bit ELF copy
 # of the same code (the entry is 32-bit code anyway); kernel.elf keeps the
 # 64-bit symbols and debug information for gdb.

@@ -20,10 +20,11 @@ CHOICES = {
     "QEMU_CPUS": ("smp", "maxcpus"),
     "EXIT": ("isa-debug-exit", "semihosting"),
     "KVM": ("y", "n"),
+    "TCG_TURNS": ("y", "n"),
     "KGDB_PORT": ("second-serial", "console", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
-            "EXIT", "KVM", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA", "KGDB_PORT",
+            "EXIT", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA", "KGDB_PORT",
             "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
 # What the gdb check needs to drive the kernel's stub by hand, when the
 # arch has a port for it.
@@ -41,16 +42,19 @@ class Arch:
     qemu_cpus says how the CPU count reaches the machine: "smp" as
     "-smp N", "maxcpus" as "maxcpus=N" on the kernel command line (a board
     with a fixed number of cores).  exit says how the kernel's exit status
-    leaves QEMU (see qemu.decode_status).  The image names are files in a
-    build folder; raw_image is None for an arch without one.  firmware_shim
-    (or None) is a program of the build folder that starts the raw image
-    the way the board's firmware does, from firmware_load.  media is what
-    the arch boots from outside QEMU ("iso", "sdcard", "none").  kgdb_port
-    says where the kernel's gdb stub talks: "second-serial", QEMU's second
-    -serial, apart from the console, "console", the console's own line
-    (portsplit.py splits it), or "none"; kgdb_pc is the pc's
-    (register number, bytes) in gdb's numbering and kgdb_break_kind the
-    kind gdb gives a Z0 breakpoint, for an arch with a port.
+    leaves QEMU (see qemu.decode_status).  tcg_turns: the kernel's
+    cpu_relax() ends a vCPU's turn in QEMU's one-thread TCG, so its CPUs
+    may take turns on one host thread (qemu.Boot.turns).  The image
+    names are files in a build folder; raw_image is None for an arch
+    without one.  firmware_shim (or None) is a program of the build
+    folder that starts the raw image the way the board's firmware does,
+    from firmware_load.  media is what the arch boots from outside QEMU
+    ("iso", "sdcard", "none").  kgdb_port says where the kernel's gdb
+    stub talks: "second-serial", QEMU's second -serial, apart from the
+    console, "console", the console's own line (portsplit.py splits it),
+    or "none"; kgdb_pc is the pc's (register number, bytes) in gdb's
+    numbering and kgdb_break_kind the kind gdb gives a Z0 breakpoint, for
+    an arch with a port.
     """
 
     name: str
@@ -63,6 +67,7 @@ class Arch:
     max_cpus: int
     exit: str
     kvm: bool
+    tcg_turns: bool
     boot_image: str
     symbols: str
     raw_image: str | None
@@ -141,6 +146,7 @@ def load(path):
         max_cpus=max_cpus,
         exit=facts["EXIT"],
         kvm=facts["KVM"] == "y",
+        tcg_turns=facts["TCG_TURNS"] == "y",
         boot_image=facts["BOOT_IMAGE"],
         symbols=facts["SYMBOLS"],
         raw_image=facts.get("RAW_IMAGE") or None,

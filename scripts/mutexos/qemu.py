@@ -45,6 +45,9 @@ class Boot:
     firmware: a program QEMU starts in place of the kernel, as the board's
     firmware would be (the arch's ARCH_FIRMWARE_SHIM); it finds the image
     loaded at ARCH_FIRMWARE_LOAD.
+    turns: under TCG, the CPUs take turns on one host thread (QEMU's
+    thread=single) instead of running on a thread each (matrix.py says
+    which boots do, and why).
     """
 
     image: str
@@ -54,6 +57,7 @@ class Boot:
     console: bool = False
     reboot: bool = False
     firmware: str = ""
+    turns: bool = False
 
 
 def command(arch, boot, accel="tcg", gdb_port=None):
@@ -79,6 +83,8 @@ def command(arch, boot, accel="tcg", gdb_port=None):
         argv.append("-no-reboot")
     if accel == "kvm":
         argv += ["-accel", "kvm", "-cpu", "host"]
+    elif boot.turns and accel == "tcg":
+        argv += ["-accel", "tcg,thread=single"]
     else:
         argv += ["-accel", "tcg"]
     if accel == "icount":

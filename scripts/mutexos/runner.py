@@ -18,6 +18,7 @@ class BootSpec:
     script: a console session (console.SCRIPTS) instead of a test run.
     firmware: a file of the build folder that QEMU starts in place of the
     board's firmware, with image loaded where the firmware loads it.
+    turns: the CPUs take turns on one host thread under TCG (qemu.Boot).
     """
 
     name: str
@@ -30,11 +31,17 @@ class BootSpec:
     firmware: str = ""
     gdb: bool = False
     silence: int = 0            # seconds without output: hung (0: no limit)
+    turns: bool = False
 
     def title(self, arch_name):
         """The heading of this boot's table: "NAME (ARCH, N CPUs)"."""
         unit = "CPU" if self.cpus == 1 else "CPUs"
-        return f"{self.name} ({arch_name}, {self.cpus} {unit})"
+        how = " in turns" if self.turns else ""
+        return f"{self.name} ({arch_name}, {self.cpus} {unit}{how})"
+
+    def host_threads(self, accel):
+        """The host threads its boot keeps busy: one per CPU, or one."""
+        return 1 if self.turns and accel == "tcg" else self.cpus
 
 
 def at(root, *parts):
@@ -68,7 +75,7 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
             if not os.path.isfile(needed):
                 return Result.not_started(title, path, f"kernel image {needed} not found")
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
-                         reboot=bool(spec.script), firmware=firmware)
+                         reboot=bool(spec.script), firmware=firmware, turns=spec.turns)
         argv = qemu.command(arch, boot, accel)
         started = time.monotonic()
         if spec.gdb:
@@ -148,8 +155,9 @@ def print_report(result):
 
 
 def boot_tasks(root, arches, specs, accels, unbuilt=frozenset()):
-    """A (vCPUs, task) pair for run_parallel per spec: its boot."""
+    """A (host threads, task) pair for run_parallel per spec: its boot."""
     def task(spec):
         name = spec.config.arch
-        return spec.cpus, lambda: run_spec(root, arches[name], spec, accels[name], unbuilt)
+        return (spec.host_threads(accels[name]),
+                lambda: run_spec(root, arches[name], spec, accels[name], unbuilt))
     return [task(spec) for spec in specs]

@@ -20,6 +20,7 @@ ARCH_QEMU_CPUS := smp
 ARCH_MAX_CPUS := 2
 ARCH_EXIT := semihosting
 ARCH_KVM := n
+ARCH_TCG_TURNS := y
 ARCH_BOOT_IMAGE := kernel.elf
 ARCH_SYMBOLS := kernel.elf
 ARCH_GDB := foo
@@ -48,6 +49,7 @@ class RealArches(unittest.TestCase):
         self.assertEqual(arch.qemu_cpus, "smp")
         self.assertEqual(arch.exit, "isa-debug-exit")
         self.assertTrue(arch.kvm)
+        self.assertTrue(arch.tcg_turns)
         self.assertIsNone(arch.raw_image)
         self.assertEqual(arch.test_cpus_native, (1, 2, 4, 8))
         self.assertEqual(arch.package_of("qemu-system-i386"), "qemu-system-x86")

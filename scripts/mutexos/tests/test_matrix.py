@@ -70,6 +70,23 @@ class TestPlan(unittest.TestCase):
             self.assertIn(cfg, plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
 
+    def test_cpus_in_turns_but_the_racing_boot_and_the_checks(self):
+        plan = test_plan(ARCHES, Selection())
+        for boot in plan.boots:
+            arch = ARCHES[boot.config.arch]
+            racing = boot.name == f"{arch.name}-native-cpus{max(arch.test_cpus)}"
+            from_outside = bool(boot.script) or boot.gdb
+            with self.subTest(boot=boot.name):
+                self.assertEqual(boot.turns, arch.tcg_turns and boot.cpus > 1
+                                 and not racing and not from_outside)
+                self.assertEqual(boot.host_threads("tcg"), 1 if boot.turns else boot.cpus)
+                self.assertEqual(boot.host_threads("kvm"), boot.cpus)
+        turns = {boot.name for boot in plan.boots if boot.turns}
+        self.assertIn("i386-debug-kcsan-cpus4", turns)
+        self.assertIn("i386-native-cpus8", turns)
+        self.assertNotIn("i386-native-cpus4", turns)
+        self.assertNotIn("riscv-debug-cpus4", turns)
+
     def test_every_test_boot_asks_for_its_tests(self):
         # Told nothing, a kernel boots to its console and waits there.
         for boot in test_plan(ARCHES, Selection()).boots:

@@ -87,6 +87,15 @@ class CommandLine(unittest.TestCase):
         argv = qemu.command(ARM, qemu.Boot("k", 4), accel="icount")
         self.assertEqual(argv[-4:], ["-accel", "tcg", "-icount", "shift=3,sleep=off"])
 
+    def test_cpus_in_turns_only_under_plain_tcg(self):
+        turns = qemu.Boot("k", 4, turns=True)
+        self.assertEqual(qemu.command(ARM, turns)[-2:], ["-accel", "tcg,thread=single"])
+        # kvm has no turns to take; icount takes them anyway.
+        self.assertEqual(qemu.command(I386, turns, accel="kvm")[-4:],
+                         ["-accel", "kvm", "-cpu", "host"])
+        self.assertEqual(qemu.command(ARM, turns, accel="icount")[-4:],
+                         ["-accel", "tcg", "-icount", "shift=3,sleep=off"])
+
 
 class Accel(unittest.TestCase):
     """kvm only where the arch says y and /dev/kvm is usable."""

@@ -35,8 +35,8 @@
  * A hint for spin loops: Zihintpause's pause, encoded by hand since the
  * assembler's -march leaves it out. It is a fence that orders nothing
  * (predecessor w, successor none), so a hart without the extension runs
- * it as a no-op; QEMU ends its translation block there, which lets the
- * other vCPUs run under icount's round-robin.
+ * it as a no-op. QEMU ends a translation block there but not the hart's
+ * turn in one-thread TCG (ARCH_TCG_TURNS in arch.mk).
  */
 static inline void cpu_relax(void)
 {
