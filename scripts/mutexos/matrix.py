@@ -352,9 +352,9 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     checks_first = [(_check_vcpus(check),
                      functools.partial(_run_check, root, arches, check, jobs,
                                        accels, unbuilt)) for check in plan.checks]
-    boots = sorted(boot_tasks(root, arches, plan.boots, accels, frozenset(unbuilt)),
-                   key=lambda task: -task[0])
-    results += run_parallel(jobs, checks_first + boots, print_report, host_vcpus())
+    results += run_parallel(jobs, checks_first + boot_tasks(
+        root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
+        host_vcpus())
     recap = failure_recap(results)
     if recap:
         print(recap)
