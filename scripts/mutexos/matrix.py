@@ -41,10 +41,13 @@ means all of its values (see scripts/test.mk for the history):
     (trace.py: make trace's abba scenario, i386),
     the verdict check, the GRUB check, the SD card check of each arch
     that boots from one (ARCH_MEDIA), and, in the full tree, the labs' check (labcheck.py).
+A boot of more than one CPU runs them in turns on one host thread where
+its arch allows it, but for the native build's at the arch's largest
+ARCH_TEST_CPUS count (_in_turns() says why).
 Every configuration is built first, then the checks and the boots run,
--j at a time, the checks first, with at most runner.VCPUS_PER_CORE
-emulated CPUs per host core among them.  Each table is printed as its configuration completes and
-the total line comes last.
+-j at a time, the checks first, with at most runner.THREADS_PER_CORE
+busy host threads per host core among them.  Each table is printed as
+its configuration completes and the total line comes last.
 """
 
 import functools
@@ -52,8 +55,8 @@ from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
-from .runner import (BootSpec, boot_tasks, choose_accels, default_jobs, host_vcpus,
-                     print_report, run_parallel)
+from .runner import (BootSpec, boot_tasks, choose_accels, default_jobs,
+                     print_report, run_parallel, thread_budget)
 from .verdict import StepResult, exit_code, failure_recap, total_line
 
 # The build choices of the 2006 kernels (docs/sizes.md), i386 only.
@@ -349,12 +352,12 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     # The checks share the boots' slots, first in the queue: several of
     # them wait on one process (spin, a single boot), and a boot fills
     # the core they leave.
-    checks_first = [(_check_vcpus(check),
+    checks_first = [(_check_threads(check),
                      functools.partial(_run_check, root, arches, check, jobs,
                                        accels, unbuilt)) for check in plan.checks]
     results += run_parallel(jobs, checks_first + boot_tasks(
         root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
-        host_vcpus())
+        thread_budget())
     recap = failure_recap(results)
     if recap:
         print(recap)
@@ -362,9 +365,8 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     return exit_code(results)
 
 
-def _check_vcpus(check):
-    """The host threads a check keeps busy, as vCPUs of the run's budget:
-    one for the icount boots (one thread runs all their CPUs), the trace
+def _check_threads(check):
+    """The host threads a check keeps busy: one for the icount boots (one thread runs all their CPUs), the trace
     scenario's CPUs, two for the others (the model checker's two lanes,
     builds with -j2, boots of up to 2 CPUs)."""
     if check.kind in ("det-bench", "debug-cost"):

@@ -92,12 +92,13 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         return result
 
 
-# The emulated CPUs per host core that the tasks of a run may have in
-# all. Past that, a guest spins on locks whose holder's vCPU the host has
-# preempted: make test ARCH=x86_64 with two 4-CPU boots side by side on
-# 2 cores took 214 s of host CPU and 125 s; kept to 6 vCPUs, 3 tasks at
-# once, 141 s and 107 s (docs/testing.md).
-VCPUS_PER_CORE = 3
+# The busy host threads per host core that the tasks of a run may have
+# in all: a boot's CPUs, each on a thread of its own, or one for CPUs in
+# turns (qemu.Boot.turns). Past that, a guest spins on locks whose
+# holder's thread the host has preempted: make test ARCH=x86_64 with two
+# 4-CPU boots side by side on 2 cores took 214 s of host CPU and 125 s;
+# kept to 6 threads, 3 tasks at once, 141 s and 107 s (docs/testing.md).
+THREADS_PER_CORE = 3
 
 
 def default_jobs():
@@ -106,31 +107,32 @@ def default_jobs():
     return (os.cpu_count() or 1) + 1
 
 
-def host_vcpus():
-    """The vCPU budget of a run on this host: VCPUS_PER_CORE per core."""
-    return VCPUS_PER_CORE * (os.cpu_count() or 1)
+def thread_budget():
+    """The busy host threads a run may have: THREADS_PER_CORE per core."""
+    return THREADS_PER_CORE * (os.cpu_count() or 1)
 
 
-def run_parallel(jobs, tasks, on_result, vcpus=None):
+def run_parallel(jobs, tasks, on_result, threads=None):
     """Run each task (a callable returning a result) -j at a time.
 
-    With vcpus, a budget, tasks are (vCPUs, callable) pairs: a task starts
-    when the running ones leave it room, the first in the list that fits
-    (a wide one waits for room while narrower ones go by), and one wider
-    than the budget runs alone. on_result gets each result as soon as its
-    task ends, so that a table is printed as its configuration completes.
-    On Ctrl-C every QEMU is killed and no further task starts.
+    With threads, a budget of busy host threads, tasks are (threads,
+    callable) pairs: a task starts when the running ones leave it room,
+    the first in the list that fits (a wide one waits for room while
+    narrower ones go by), and one wider than the budget runs alone.
+    on_result gets each result as soon as its task ends, so that a table
+    is printed as its configuration completes. On Ctrl-C every QEMU is
+    killed and no further task starts.
     """
-    if vcpus is None:
-        vcpus = float("inf")
+    if threads is None:
+        threads = float("inf")
         tasks = [(0, task) for task in tasks]
-    pending = [(min(width, vcpus), task) for width, task in tasks]
+    pending = [(min(width, threads), task) for width, task in tasks]
     running, used, results = {}, 0, []
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
         while pending or running:
             for item in list(pending):
-                if len(running) < jobs and used + item[0] <= vcpus:
+                if len(running) < jobs and used + item[0] <= threads:
                     pending.remove(item)
                     running[pool.submit(item[1])] = item[0]
                     used += item[0]

@@ -251,7 +251,7 @@ class FakeEmulator(unittest.TestCase):
 
 
 class Budget(unittest.TestCase):
-    """The running tasks never have more vCPUs than the budget in all."""
+    """The running tasks never keep more host threads busy than the budget."""
 
     def run_tasks(self, tasks, total, jobs=3):
         """Run (width, seconds) tasks; what ran at each start, in order."""
@@ -274,7 +274,7 @@ class Budget(unittest.TestCase):
     def test_never_over_the_budget(self):
         peaks = self.run_tasks([(w, 0.05) for w in (4, 4, 2, 1, 1, 4, 2)], 6)
         self.assertTrue(all(sum(p) <= 6 for p in peaks), peaks)
-        # Two 4-vCPU tasks never ran together, but narrow ones did.
+        # Two 4-thread tasks never ran together, but narrow ones did.
         self.assertFalse(any(p.count(4) > 1 for p in peaks), peaks)
         self.assertTrue(any(len(p) > 1 for p in peaks), peaks)
 
