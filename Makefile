@@ -249,9 +249,14 @@ $(O)/kernel.elf: $(OBJS) $(OBJLIST) $(O)/linker.lds scripts/kallsyms.py
 # ---------------------------------------------------------------- run, gdb
 # IMAGE boots another file of the build folder (arm: kernel7.img).
 IMAGE ?= $(ARCH_BOOT_IMAGE)
+# TURNS=1: the CPUs take turns on one host thread, as in make test's boots
+# whose table says "in turns" (docs/testing.md).
+TURNS ?=
 run: all
+	$(Q)case "$(TURNS)" in ""|0|1) ;; *) echo "make run: TURNS=$(TURNS): 1 runs the" \
+		"CPUs in turns on one host thread, 0 or nothing a thread each" >&2; exit 2 ;; esac
 	$(Q)$(MX) run --arch $(ARCH) --image $(O)/$(IMAGE) --cpus $(CPUS) \
-		--accel $(ACCEL) --append "$(APPEND)"
+		--accel $(ACCEL) --append "$(APPEND)" $(if $(filter 1,$(TURNS)),--turns)
 
 GDB_PORT ?=
 GDB_BATCH ?=
@@ -494,6 +499,7 @@ help:
 	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'
 	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'
 	@echo '  LOAD=n         make test with n CPU hogs per host core (a loaded host)'
+	@echo '  TURNS=1        make run: the CPUs take turns on one host thread (ACCEL=tcg)'
 	@echo '  V=1            show the commands'
 	@echo
 	@echo 'For test, torture and bench a variable left out means all its values.'

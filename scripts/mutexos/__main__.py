@@ -139,6 +139,8 @@ def _add_run(sub):
     where.add_argument("--image", help="boot this kernel image")
     p.add_argument("--cpus", default="2", help="CPU count (default 2)")
     p.add_argument("--append", default="", help="kernel command line")
+    p.add_argument("--turns", action="store_true",
+                   help="the CPUs take turns on one host thread (tcg only)")
     _add_accel(p)
 
 
@@ -268,11 +270,19 @@ def cmd_run(ap, arches, opts):
     if len(opts.append) > limit:
         ap.error(f"the kernel command line has {len(opts.append)} characters; "
                  f"the kernel takes at most {limit}")
+    if opts.turns and opts.accel != "tcg":
+        why = "icount runs the CPUs in turns anyway" if opts.accel == "icount" \
+            else "KVM gives each CPU a thread of its own"
+        ap.error(f"--turns is for --accel tcg ({why})")
+    if opts.turns and not arch.tcg_turns:
+        ap.error(f"{arch.name}'s CPUs cannot take turns: its cpu_relax() ends none in "
+                 f"QEMU (ARCH_TCG_TURNS in {os.path.relpath(arch.path, ROOT)})")
     accel, note = qemu.choose_accel(opts.accel, arch)
     if note:
         print(note, file=sys.stderr)
     session = not qemu.runs_to_an_end(opts.append)
-    boot = qemu.Boot(image, cpus, opts.append, console=True, reboot=session)
+    boot = qemu.Boot(image, cpus, opts.append, console=True, reboot=session,
+                     turns=opts.turns)
     argv = qemu.command(arch, boot, accel)
     return qemu.run_interactive(argv, arch, session)
 

@@ -247,6 +247,31 @@ class BadInput(unittest.TestCase):
     def test_torture_default_cpus_checked(self):
         self.assert_refused("torture", "--arch", "i386", "--cpus", "1,9")
 
+    def run_refused(self, *argv):
+        """make run's options, refused with a message naming why."""
+        with mock.patch.object(cli.qemu, "run_interactive") as run, \
+                mock.patch("sys.stderr") as err:
+            with self.assertRaises(SystemExit) as caught:
+                cli.main(["run", "--image", "k", *argv])
+        self.assertEqual(caught.exception.code, 2)
+        run.assert_not_called()
+        return "".join(call.args[0] for call in err.write.call_args_list)
+
+    def test_run_in_turns_needs_an_arch_that_takes_them(self):
+        self.assertIn("ARCH_TCG_TURNS in arch/riscv/arch.mk",
+                      self.run_refused("--arch", "riscv", "--cpus", "4", "--turns"))
+
+    def test_run_in_turns_needs_tcg(self):
+        self.assertIn("KVM", self.run_refused("--arch", "i386", "--turns", "--accel", "kvm"))
+        self.assertIn("icount", self.run_refused("--arch", "i386", "--turns",
+                                                 "--accel", "icount"))
+
+    def test_run_in_turns(self):
+        with mock.patch.object(cli.qemu, "run_interactive", return_value=0) as run:
+            self.assertEqual(cli.main(["run", "--arch", "arm", "--image", "k", "--cpus", "4",
+                                       "--turns", "--append", "test=smp.*"]), 0)
+        self.assertIn("tcg,thread=single", run.call_args.args[0])
+
     def test_good_selection_runs(self):
         with mock.patch.object(matrix, "run_plan", return_value=0) as run_plan:
             self.assertEqual(cli.main(["test", "--arch", "arm,i386", "--cpus", "4",
