@@ -24,8 +24,8 @@ CHOICES = {
     "KGDB_PORT": ("second-serial", "console", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
-            "EXIT", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA", "KGDB_PORT",
-            "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
+            "EXIT", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA",
+            "KGDB_PORT", "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
 # What the gdb check needs to drive the kernel's stub by hand, when the
 # arch has a port for it.
 KGDB_REQUIRED = ("KGDB_PC", "KGDB_BREAK_KIND")

@@ -366,9 +366,10 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
 
 
 def _check_threads(check):
-    """The host threads a check keeps busy: one for the icount boots (one thread runs all their CPUs), the trace
-    scenario's CPUs, two for the others (the model checker's two lanes,
-    builds with -j2, boots of up to 2 CPUs)."""
+    """The host threads a check keeps busy: one for the icount boots (one
+    thread runs all their CPUs), the trace scenario's CPUs, two for the
+    others (the model checker's two lanes, builds with -j2, boots of up
+    to 2 CPUs)."""
     if check.kind in ("det-bench", "debug-cost"):
         return 1
     if check.kind == "trace":
