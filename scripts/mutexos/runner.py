@@ -40,8 +40,9 @@ class BootSpec:
         return f"{self.name} ({arch_name}, {self.cpus} {unit}{how})"
 
     def host_threads(self, accel):
-        """The host threads its boot keeps busy: one per CPU, or one."""
-        return 1 if self.turns and accel == "tcg" else self.cpus
+        """The host threads its boot keeps busy: one per CPU, or one when
+        they take turns (asked for, or under icount, which always does)."""
+        return 1 if accel == "icount" or (self.turns and accel == "tcg") else self.cpus
 
 
 def at(root, *parts):

@@ -81,6 +81,7 @@ class TestPlan(unittest.TestCase):
                                  and not racing and not from_outside)
                 self.assertEqual(boot.host_threads("tcg"), 1 if boot.turns else boot.cpus)
                 self.assertEqual(boot.host_threads("kvm"), boot.cpus)
+                self.assertEqual(boot.host_threads("icount"), 1)
         turns = {boot.name for boot in plan.boots if boot.turns}
         self.assertIn("i386-debug-kcsan-cpus4", turns)
         self.assertIn("i386-native-cpus8", turns)
