@@ -12,7 +12,7 @@ import unittest
 from unittest import mock
 
 from mutexos import qemu
-from mutexos.runner import BootSpec, run_parallel
+from mutexos.runner import BootSpec, boot_tasks, run_parallel
 from mutexos.build import BuildConfig
 from mutexos.verdict import total_line
 
@@ -283,6 +283,16 @@ class Budget(unittest.TestCase):
         # The first 4 runs long, so that even a loaded host keeps that order.
         peaks = self.run_tasks([(4, 1.0), (2, 0.05), (4, 0.05), (1, 0.05)], 6)
         self.assertEqual([p[-1] for p in peaks], [4, 2, 1, 4], peaks)
+
+    def test_a_boot_in_turns_counts_one_thread(self):
+        cfg = BuildConfig("i386", "debug")
+        specs = [BootSpec("apart", cfg, "k", 4, "", 30),
+                 BootSpec("turns", cfg, "k", 4, "", 30, turns=True)]
+        self.assertEqual("turns (i386, 4 CPUs in turns)", specs[1].title("i386"))
+        self.assertEqual("apart (i386, 4 CPUs)", specs[0].title("i386"))
+        for accel, widths in (("tcg", [4, 1]), ("kvm", [4, 4]), ("icount", [1, 1])):
+            tasks = boot_tasks(ROOT, ARCHES, specs, {"i386": accel})
+            self.assertEqual([width for width, _ in tasks], widths, accel)
 
     def test_wider_than_the_budget_runs_alone(self):
         peaks = self.run_tasks([(8, 0.05), (1, 0.05), (1, 0.05), (2, 0.05)], 6)
