@@ -269,7 +269,7 @@ def _add_raw_boots(plan, arch, sel, timeout):
             plan.boots.append(_expect_boot(f"{arch.name}-native-firmware-cpus{cpus}",
                                            cfg, arch.raw_image, cpus, timeout,
                                            WAY_IN_SUITES, arch.firmware_shim,
-                                           _in_turns(arch, cpus)))
+                                           turns=_in_turns(arch, cpus)))
 
 
 def _add_console_check(plan, arch, cfg, script, timeout):
