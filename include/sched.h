@@ -84,6 +84,9 @@ struct task_struct {
 	unsigned long nvcsw;		/* voluntary context switches */
 	unsigned long nivcsw;		/* involuntary (preempted) */
 	unsigned long sleep_start;	/* jiffies when it last slept */
+	unsigned long last_woken;	/* jiffies when it was last woken */
+	unsigned long last_wake_ip;	/* where from */
+	pid_t last_waker;		/* by which task; -1: an interrupt */
 
 	/* signals: a bit per pending signal number */
 	unsigned long pending;
@@ -156,7 +159,9 @@ static inline int rt_task(struct task_struct *p)
 	return rt_prio(p->prio);
 }
 void resched_cpu(unsigned int cpu);
-bool sched_only_runner(struct task_struct *self);
+/* lib/kunit's stuck check, and what it prints of the run queue. */
+bool sched_machine_stuck(struct task_struct *self);
+void sched_show_queue(void);
 
 #define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
 long schedule_timeout(long timeout);

@@ -12,7 +12,7 @@
 /*
  * timer_setup() flags. A deferrable timer only lets a daemon look around
  * now and then: it is not work that would wake a machine where every
- * task sleeps (timer_wakeup_pending()).
+ * task sleeps (timer_quiet_and()).
  */
 #define TIMER_DEFERRABLE	0x1
 
@@ -33,8 +33,14 @@ int del_timer(struct timer_list *t);
 /* Also waits until a callback that is running on another CPU has ended. */
 int del_timer_sync(struct timer_list *t);
 int timer_pending(const struct timer_list *t);
-/* Whether a timer that is not deferrable is armed or running. */
-bool timer_wakeup_pending(void);
+/*
+ * True when no timer that is not deferrable is armed or running and
+ * quiet(arg) holds, both seen at one instant: no timer is armed, fired
+ * or deleted while quiet() runs, with interrupts off (lib/kunit's stuck
+ * check; quiet() must not touch timers).
+ */
+bool timer_quiet_and(bool (*quiet)(void *arg), void *arg);
+void show_timers(void);
 
 void run_timers(void);
 

@@ -46,6 +46,16 @@ struct kunit {
 	unsigned int failures;		/* failed expectations so far */
 };
 
+/*
+ * A case is stuck when the runner, looking every KUNIT_STUCK_POLL, finds
+ * itself the only task that runs or waits to run and no timer armed but
+ * deferrable ones (sched_machine_stuck()) KUNIT_STUCK_LOOKS times in a
+ * row. One such look already proves it (docs/testing.md); the others
+ * give a poller on a deferrable timer time to see that its wait is over.
+ */
+#define KUNIT_STUCK_POLL	(HZ / 10 ?: 1)
+#define KUNIT_STUCK_LOOKS	5
+
 #define KUNIT_CASE(fn)			{ .run_case = fn, .name = #fn }
 #define KUNIT_CASE_SLOW(fn, secs)	{ .run_case = fn, .name = #fn, \
 					  .timeout = (secs) }

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <smp.h>
 #include <time.h>
+#include <timer.h>
 #include <irqflags.h>
 #include <arch.h>
 #include <trace.h>
@@ -154,7 +155,16 @@ static void check_preempt(struct task_struct *p)
 		resched_curr(target);
 }
 
-int wake_up_state(struct task_struct *p, unsigned int state)
+/* Who woke p last, and when: what a stuck verdict prints (lib/kunit). */
+static void note_wakeup(struct task_struct *p, unsigned long ip)
+{
+	p->last_woken = jiffies;
+	p->last_waker = in_interrupt() ? -1 : current->pid;
+	p->last_wake_ip = ip;
+}
+
+static int try_to_wake_up(struct task_struct *p, unsigned int state,
+			  unsigned long ip)
 {
 	unsigned long flags;
 	int woken = 0;
@@ -166,6 +176,7 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	rq_lock_irqsave(&flags);
 	if (p->state & state) {
 		trace_sched_wakeup(p);
+		note_wakeup(p, ip);
 		p->state = TASK_RUNNING;
 		woken = 1;
 		cpu_rqs[smp_processor_id()].nr_wakeups++;
@@ -180,9 +191,14 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 	return woken;
 }
 
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state, _RET_IP_);
+}
+
 int wake_up_process(struct task_struct *p)
 {
-	return wake_up_state(p, TASK_NORMAL);
+	return try_to_wake_up(p, TASK_NORMAL, _RET_IP_);
 }
 
 /*
@@ -521,23 +537,67 @@ void cpu_stat_read(unsigned int cpu, struct cpu_stat *st)
 }
 
 /*
- * Whether self is the only task that runs or waits to run: every other
- * CPU idles and the run queue is empty.
+ * Under rq_lock: whether self is the only task that runs or waits to
+ * run: the run queue is empty and every other CPU idles.
  */
-bool sched_only_runner(struct task_struct *self)
+static bool only_runner(struct task_struct *self)
+{
+	if (!list_empty(&runqueue))
+		return false;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task_struct *curr = cpu_rqs[cpu].curr;
+
+		if (curr && curr != cpu_rqs[cpu].idle && curr != self)
+			return false;
+	}
+	return true;
+}
+
+static bool only_runner_now(void *self)
 {
 	unsigned long flags;
 	bool alone;
 
 	rq_lock_irqsave(&flags);
-	alone = list_empty(&runqueue);
-	for (unsigned int cpu = 0; cpu < NR_CPUS && alone; cpu++) {
-		struct task_struct *curr = cpu_rqs[cpu].curr;
-
-		alone = !curr || curr == cpu_rqs[cpu].idle || curr == self;
-	}
+	alone = only_runner(self);
 	rq_unlock_irqrestore(flags);
 	return alone;
+}
+
+/*
+ * Whether nothing can ever wake the tasks that sleep, as self sees it:
+ * no task but self runs or waits to run, and no timer that is not
+ * deferrable is armed or running, at one instant (both locks held), so
+ * that a task cannot arm a timer and fall asleep between the two looks.
+ * docs/testing.md has the argument.
+ */
+bool sched_machine_stuck(struct task_struct *self)
+{
+	return timer_quiet_and(only_runner_now, self);
+}
+
+/* For a person checking a stuck verdict: each CPU and the run queue. */
+void sched_show_queue(void)
+{
+	struct task_struct *p;
+	unsigned long flags;
+
+	rq_lock_irqsave(&flags);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		p = cpu_rqs[cpu].curr;
+		if (!p)
+			continue;
+		if (p == cpu_rqs[cpu].idle)
+			printk("    # CPU%u idles\n", cpu);
+		else
+			printk("    # CPU%u runs %s/%d\n", cpu, p->comm, p->pid);
+	}
+	if (list_empty(&runqueue))
+		printk("    # run queue empty\n");
+	list_for_each_entry(p, &runqueue, run_list)
+		printk("    # queued to run: %s/%d prio %d\n", p->comm, p->pid,
+		       p->prio);
+	rq_unlock_irqrestore(flags);
 }
 
 /* Marks a task that exited as off its CPU for good; for task_reap(). */

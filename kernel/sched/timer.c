@@ -72,18 +72,32 @@ int del_timer_sync(struct timer_list *t)
 	}
 }
 
-bool timer_wakeup_pending(void)
+/*
+ * Under timer_lock: whether a timer that is not deferrable is armed, or
+ * a callback is running (run_timers() sets running_timer before it drops
+ * the lock and clears it after taking it back, so one of the two shows).
+ */
+static bool wakeup_pending_locked(void)
 {
 	struct timer_list *t;
-	unsigned long flags;
-	bool pending = READ_ONCE(running_timer) != NULL;
 
-	spin_lock_irqsave(&timer_lock, flags);
+	if (running_timer)
+		return true;
 	list_for_each_entry(t, &timer_list_head, entry)
 		if (!(t->flags & TIMER_DEFERRABLE))
-			pending = true;
+			return true;
+	return false;
+}
+
+bool timer_quiet_and(bool (*quiet)(void *arg), void *arg)
+{
+	unsigned long flags;
+	bool pending;
+
+	spin_lock_irqsave(&timer_lock, flags);
+	pending = wakeup_pending_locked() || !quiet(arg);
 	spin_unlock_irqrestore(&timer_lock, flags);
-	return pending;
+	return !pending;
 }
 
 static struct timer_list *first_expired(void)
@@ -200,4 +214,37 @@ unsigned long msleep_interruptible(unsigned int msecs)
 	while (timeout && !signal_pending(current))
 		timeout = schedule_timeout_interruptible(timeout);
 	return jiffies_to_msecs(timeout);
+}
+
+static void show_timer(struct timer_list *t)
+{
+	printk("    # timer %pS due in %ld ticks%s", t->function,
+	       (long)(t->expires - jiffies),
+	       t->flags & TIMER_DEFERRABLE ? " (deferrable)" : "");
+	if (t->function == process_timeout) {
+		struct task_struct *p = container_of(t, struct sleeper,
+						     timer)->task;
+
+		printk(": wakes %s/%d", p->comm, p->pid);
+	}
+	printk("\n");
+}
+
+/* For a person checking a stuck verdict: the timers, armed and running. */
+void show_timers(void)
+{
+	struct timer_list *t;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&timer_lock, flags);
+	if (running_timer)
+		printk("    # timer running: %pS\n", running_timer->function);
+	list_for_each_entry(t, &timer_list_head, entry) {
+		show_timer(t);
+		n++;
+	}
+	spin_unlock_irqrestore(&timer_lock, flags);
+	if (!n)
+		printk("    # no timer armed\n");
 }

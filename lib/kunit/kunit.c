@@ -21,6 +21,8 @@
 #include <sched.h>
 #include <mm.h>
 #include <lockdep.h>
+#include <mutex.h>
+#include <rtmutex.h>
 #include <kunit/test.h>
 
 extern struct kunit_suite *__kunit_suites_start[], *__kunit_suites_end[];
@@ -33,13 +35,6 @@ unsigned int kunit_default_timeout = CONFIG_KUNIT_TIMEOUT;
  */
 unsigned int kunit_max_timeout;
 
-/*
- * A case is stuck when the runner, looking every STUCK_POLL, finds itself
- * the only task that runs and no timer armed STUCK_LOOKS times in a row:
- * a wakeup on its way would have shown in between.
- */
-#define STUCK_POLL	(HZ / 10 ?: 1)
-#define STUCK_LOOKS	5
 
 /* One case being run: shared by the runner and the case's thread. */
 struct kunit_run {
@@ -203,11 +198,6 @@ static struct task_struct *start_case(struct kunit_run *run)
 	return task;
 }
 
-static bool machine_stuck(void)
-{
-	return !timer_wakeup_pending() && sched_only_runner(current);
-}
-
 /*
  * Waits for run's case up to limit jiffies, as
  * wait_for_completion_interruptible_timeout() does, but gives up at once
@@ -221,7 +211,7 @@ static long wait_for_case(struct kunit_run *run, unsigned long limit,
 	long waited;
 
 	for (;;) {
-		unsigned long step = STUCK_POLL;
+		unsigned long step = KUNIT_STUCK_POLL;
 
 		if (limit != MAX_SCHEDULE_TIMEOUT) {
 			if (time_after_eq(jiffies, end))
@@ -232,8 +222,8 @@ static long wait_for_case(struct kunit_run *run, unsigned long limit,
 								    step);
 		if (waited)
 			return waited;
-		looks = machine_stuck() ? looks + 1 : 0;
-		if (looks == STUCK_LOOKS) {
+		looks = sched_machine_stuck(current) ? looks + 1 : 0;
+		if (looks == KUNIT_STUCK_LOOKS) {
 			*stuck = true;
 			return 0;
 		}
@@ -246,15 +236,81 @@ static long wait_for_case(struct kunit_run *run, unsigned long limit,
  * good, since the thread may still use them. kunit.timeout=0 means no
  * limit.
  */
+/* One task as a stuck verdict saw it: where it sleeps, who woke it last. */
+static void show_sleeper(struct task_struct *p)
+{
+	const char *mutex = mutex_debug_blocked_on(p);
+	const char *rt_mutex = rt_mutex_blocked_on(p);
+
+	printk("    # %s/%d %c prio %d", p->comm, p->pid, task_state_char(p),
+	       p->prio);
+	if (p->state != TASK_RUNNING)
+		printk(", asleep for %lu ticks", jiffies - p->sleep_start);
+	if (mutex)
+		printk(", blocked on mutex %s", mutex);
+	if (rt_mutex)
+		printk(", blocked on rt-mutex %s", rt_mutex);
+	if (p->last_wake_ip && p->last_waker < 0)
+		printk(", last woken %lu ticks ago from an interrupt at %pS",
+		       jiffies - p->last_woken, (void *)p->last_wake_ip);
+	else if (p->last_wake_ip)
+		printk(", last woken %lu ticks ago by pid %d at %pS",
+		       jiffies - p->last_woken, p->last_waker,
+		       (void *)p->last_wake_ip);
+	printk("\n");
+	show_stack(p);
+}
+
+/*
+ * What a stuck verdict saw, for a person to check it: each CPU and the
+ * run queue, the timers, and every task with where it sleeps. Returns
+ * how many tasks the case started (pid from first_pid on) still live:
+ * asleep for good, holding whatever the suite's cases share.
+ */
+static unsigned int show_stuck(pid_t first_pid)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	unsigned int left = 0;
+
+	printk("    # what the runner saw, at jiffies %lu:\n", jiffies);
+	sched_show_queue();
+	show_timers();
+	spin_lock_irqsave(&task_list_lock, flags);
+	list_for_each_entry(p, &task_list, tasks) {
+		if (p->idle || p == current)
+			continue;
+		show_sleeper(p);
+		if (p->pid >= first_pid && p->state != EXIT_ZOMBIE)
+			left++;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return left;
+}
+
+static void report_stuck(unsigned int nr, const char *name, pid_t first_pid)
+{
+	unsigned int left;
+
+	printk("    # every task asleep and no timer armed: nothing will wake "
+	       "them (a lost wakeup or a deadlock)\n");
+	left = show_stuck(first_pid);
+	if (left)
+		printk("    # %u task%s of this case asleep for good: the "
+		       "suite's other cases are not run\n", left,
+		       left == 1 ? "" : "s");
+	printk("    not ok %u %s # STUCK\n", nr, name);
+}
+
 static enum kunit_status run_case(struct kunit_suite *suite,
-				  struct kunit_case *kcase, unsigned int nr)
+				  struct kunit_case *kcase, unsigned int nr,
+				  bool *stuck)
 {
 	unsigned int secs = kcase->timeout ?: kunit_default_timeout;
 	unsigned long limit;
 	struct kunit_run *run = kzalloc(sizeof(*run));
 	struct task_struct *task = NULL;
 	enum kunit_status status;
-	bool stuck = false;
 	long waited;
 
 	if (kunit_max_timeout && (!secs || secs > kunit_max_timeout))
@@ -278,7 +334,7 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 	 * Interruptible: a long case must not look like a hung runner, and
 	 * Ctrl-C on the console stops a run started there.
 	 */
-	waited = wait_for_case(run, limit, &stuck);
+	waited = wait_for_case(run, limit, stuck);
 	if (waited <= 0) {
 		/*
 		 * The case is given up on: what it still reports is no
@@ -288,11 +344,8 @@ static enum kunit_status run_case(struct kunit_suite *suite,
 		if (waited < 0)
 			printk("    not ok %u %s # interrupted\n", nr,
 			       kcase->name);
-		else if (stuck)
-			printk("    # every task asleep and no timer armed: "
-			       "nothing will wake them (a lost wakeup or a "
-			       "deadlock)\n    not ok %u %s # STUCK\n", nr,
-			       kcase->name);
+		else if (*stuck)
+			report_stuck(nr, kcase->name, task->pid);
 		else
 			printk("    not ok %u %s # TIMEOUT after %us\n", nr,
 			       kcase->name, secs);
@@ -358,6 +411,7 @@ static int run_suite(struct kunit_suite *suite, const char *glob,
 	unsigned int n = 0, failed = 0, skipped = 0;
 	enum kunit_status status;
 	struct kunit_case *kcase;
+	bool stuck = false;
 	int err = 0;
 
 	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n",
@@ -372,11 +426,16 @@ static int run_suite(struct kunit_suite *suite, const char *glob,
 		if (signal_pending(current))
 			break;
 		n++;
-		if (err) {
+		if (stuck) {
+			/* Its state is held by tasks asleep for good. */
+			status = KUNIT_FAILURE;
+			printk("    not ok %u %s # not run: a case before it is "
+			       "stuck\n", n, kcase->name);
+		} else if (err) {
 			status = KUNIT_FAILURE;
 			print_result(n, kcase->name, status, "    ", "");
 		} else {
-			status = run_case(suite, kcase, n);
+			status = run_case(suite, kcase, n, &stuck);
 		}
 		failed += status == KUNIT_FAILURE;
 		skipped += status == KUNIT_SKIPPED;
