@@ -12,6 +12,8 @@
 #include <sched.h>
 #include <printk.h>
 #include <mm.h>
+#include <mutex.h>
+#include <kthread.h>
 #include <kunit/test.h>
 
 #define PRIV_MAGIC	0x7e57c0deUL
@@ -232,6 +234,56 @@ static void nothing_expected_after(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, expected, 0);
 }
 
+static DEFINE_MUTEX(deadlock_a);
+static DEFINE_MUTEX(deadlock_b);
+static volatile int deadlock_holders;
+
+/* Takes first, waits until the other task holds its own, takes second. */
+static void lock_crosswise(struct mutex *first, struct mutex *second)
+{
+	mutex_lock(first);
+	__atomic_add_fetch(&deadlock_holders, 1, __ATOMIC_SEQ_CST);
+	while (READ_ONCE(deadlock_holders) < 2)
+		msleep(1);
+	mutex_lock(second);
+}
+
+static int deadlock_ab(void *unused)
+{
+	lock_crosswise(&deadlock_a, &deadlock_b);
+	return 0;
+}
+
+static int deadlock_ba(void *unused)
+{
+	lock_crosswise(&deadlock_b, &deadlock_a);
+	return 0;
+}
+
+/*
+ * Stuck with tasks of its own: an AB-BA deadlock that no build reports
+ * (the native build has no detector) and the case joining one of them.
+ * The verdict must show both tasks, and the case after it must not run
+ * on the two mutexes they hold for good.
+ */
+static void stuck_deadlock(struct kunit *test)
+{
+	struct task_struct *ab = kthread_run(deadlock_ab, NULL, "deadlock/ab");
+	struct task_struct *ba = kthread_run(deadlock_ba, NULL, "deadlock/ba");
+
+	KUNIT_ASSERT_NOT_NULL(test, ab);
+	KUNIT_ASSERT_NOT_NULL(test, ba);
+	kthread_join(ab);
+	kthread_join(ba);
+}
+
+/* Would pass: only the runner's refusal to run it can fail it. */
+static void after_stuck(struct kunit *test)
+{
+	mutex_lock(&deadlock_a);
+	mutex_unlock(&deadlock_a);
+}
+
 static void panic_in_case(struct kunit *test)
 {
 	panic("selftest panic");
@@ -245,6 +297,8 @@ static struct kunit_case selftest_fail_cases[] = {
 	KUNIT_CASE_SLOW(stuck, 3600),
 	KUNIT_CASE_SLOW(hang_expecting_reports, 3),
 	KUNIT_CASE(nothing_expected_after),
+	KUNIT_CASE_SLOW(stuck_deadlock, 3600),
+	KUNIT_CASE_SLOW(after_stuck, 3600),
 	{ .run_case = panic_in_case, .name = "panic" },
 	{}
 };

@@ -57,6 +57,7 @@ struct cycle_task {
 	struct completion go;		/* take the second lock now */
 	struct completion release;	/* for a chain's last task */
 	volatile int *holding;
+	volatile int *unwound;		/* raised at the very end */
 	int result;
 };
 
@@ -75,6 +76,7 @@ static int cycle_fn(void *data)
 		wait_for_completion(&c->release);
 	}
 	mutex_unlock(c->first);
+	__atomic_add_fetch(c->unwound, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -82,7 +84,7 @@ struct chain {
 	struct mutex locks[MAX_CYCLE];
 	struct cycle_task ct[MAX_CYCLE];
 	struct task_struct *t[MAX_CYCLE];
-	volatile int holding;
+	volatile int holding, unwound;
 	int n;
 };
 
@@ -92,6 +94,7 @@ static bool chain_start(struct kunit *test, struct chain *ch, int n,
 {
 	ch->n = n;
 	ch->holding = 0;
+	ch->unwound = 0;
 	for (int i = 0; i < n; i++) {
 		/* A class per letter, for the lock-order validator's eyes */
 		__mutex_init(&ch->locks[i], lock_names[i], lock_names[i]);
@@ -100,6 +103,7 @@ static bool chain_start(struct kunit *test, struct chain *ch, int n,
 			.second = cycle || i + 1 < n ?
 				&ch->locks[(i + 1) % n] : NULL,
 			.holding = &ch->holding,
+			.unwound = &ch->unwound,
 		};
 		init_completion(&ch->ct[i].go);
 		init_completion(&ch->ct[i].release);
@@ -310,6 +314,33 @@ static void long_chain_no_cycle(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, 12, false));
 	KUNIT_ASSERT_TRUE(test, chain_block(ch, NULL));
 	chain_finish(test, ch, -1);
+	expect_reports(test, &s, NONE, 0);
+}
+
+/*
+ * A chain as long as a lowered limit allows, blocked from its far end so
+ * that the last task to block walks all of it: not reported. Released,
+ * it unwinds one wakeup at a time while the case polls on a deferrable
+ * timer. This is the machine the runner's stuck check once called stuck
+ * (docs/testing.md): the whole unwinding must be seen through.
+ */
+static void chain_within_lowered_limit(struct kunit *test)
+{
+	struct chain *ch = &the_chain;
+	unsigned int saved = mutex_debug_max_chain;
+	int order[MAX_CYCLE];
+	struct snapshot s;
+
+	for (int i = 0; i < MAX_CYCLE; i++)
+		order[i] = MAX_CYCLE - 1 - i;
+	snap(&s);
+	mutex_debug_max_chain = MAX_CYCLE - 1;
+	KUNIT_ASSERT_TRUE(test, chain_start(test, ch, MAX_CYCLE, false));
+	KUNIT_ASSERT_TRUE(test, chain_block(ch, order));
+	complete(&ch->ct[MAX_CYCLE - 1].release);
+	KUNIT_EXPECT_TRUE(test, wait_for_count(&ch->unwound, MAX_CYCLE, 60));
+	mutex_debug_max_chain = saved;
+	chain_finish(test, ch, NONE);
 	expect_reports(test, &s, NONE, 0);
 }
 
@@ -692,6 +723,7 @@ static void ABBA_member_signalled(struct kunit *test)
 			.first = &ch->locks[i],
 			.second = &ch->locks[1 - i],
 			.holding = &ch->holding,
+			.unwound = &ch->unwound,
 		};
 		init_completion(&ct[i].go);
 		init_completion(&ct[i].release);
@@ -1172,6 +1204,7 @@ static struct kunit_case mutex_debug_cases[] = {
 	KUNIT_CASE(ABBCCDDA),
 	KUNIT_CASE(cycle_of_25),
 	KUNIT_CASE(chain_over_limit),
+	KUNIT_CASE(chain_within_lowered_limit),
 	KUNIT_CASE(ABBA_extra_waiter_leaves),
 	KUNIT_CASE(ABBA_spurious_wakeup),
 	KUNIT_CASE(ABBA_joined_after_report),

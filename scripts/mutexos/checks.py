@@ -27,12 +27,22 @@ from .logs import open_log
 from .runner import BootSpec, at, run_parallel, run_spec
 from .verdict import Result, StepResult, total_line
 
-SELFTEST_BUILD = BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y")
+SELFTEST_BUILD = BuildConfig("i386", "native", "CONFIG_KUNIT_SELFTEST_FAIL=y "
+                             "CONFIG_KUNIT_STUCK_CHECK=y")
 SELFTEST_CASES = ("expect_fail", "assert_fail", "fault", "hang", "stuck", "panic")
 SELFTEST_TIMEOUT = 120
 # Booted together: a case that times out while it expects reports, then
 # one that must pass, as it starts with no report expected.
 AFTER_TIMEOUT = ("hang_expecting_reports", "nothing_expected_after")
+# Booted together: a deadlock of two tasks the case joins; the verdict
+# must show both asleep in the mutex, and the case after it not run.
+AFTER_STUCK = ("stuck_deadlock", "after_stuck")
+STUCK_SAW = ("what the runner saw", "deadlock/ab/", "deadlock/ba/",
+             "__mutex_lock_slowpath", "3 tasks of this case asleep for good",
+             "not ok 1 stuck_deadlock # STUCK",
+             "not ok 2 after_stuck # not run: a case before it is stuck")
+# Quiet machines that still move on: none may be called stuck.
+NOT_STUCK_CPUS = 4
 
 ISO_BUILD = BuildConfig("i386", "native")
 ISO_APPEND = "test=smp*,kernel*,mutex.* hung_task_timeout=0"
@@ -72,18 +82,27 @@ def check_runner(root, arches, jobs, accel):
                           arch.boot_image, 2, "test=" + ",".join(
                               f"selftest_fail.{case}" for case in AFTER_TIMEOUT),
                           SELFTEST_TIMEOUT))
+    after_stuck = BootSpec("selftest-after-stuck", SELFTEST_BUILD,
+                           arch.boot_image, 2, "test=" + ",".join(
+                               f"selftest_fail.{case}" for case in AFTER_STUCK),
+                           SELFTEST_TIMEOUT)
+    not_stuck = BootSpec("selftest-not-stuck", SELFTEST_BUILD, arch.boot_image,
+                         NOT_STUCK_CPUS, "test=stuck_check.* hung_task_timeout=0",
+                         SELFTEST_TIMEOUT)
     out, boots_log = open_log(at(root, "build"), "runner-check")
     with out:
         results = run_parallel(jobs, [partial(run_spec, root, arch, spec, accel)
-                                      for spec in specs], partial(_write, out))
+                                      for spec in specs + [after_stuck, not_stuck]],
+                               partial(_write, out))
         _write(out, total_line(results))
+    by_title = {r.title: r for r in results}
+    passed = by_title.pop(not_stuck.title(arch.name))
+    results = list(by_title.values())
     missed = missed_failures(results)
     if missed:
         _show(boots_log)
         return StepResult(title, [f"expected a failure, but these passed: "
                                   f"{', '.join(missed)}"], boots_log)
-    # run_parallel() returns the boots in the order they ended.
-    by_title = {r.title: r for r in results}
     stuck = specs[SELFTEST_CASES.index("stuck")]
     if not given_up_as_stuck(by_title[stuck.title(arch.name)]):
         _show(boots_log)
@@ -95,11 +114,22 @@ def check_runner(root, arches, jobs, accel):
         return StepResult(title, ["after a case timed out expecting reports, "
                                   "the next case still had reports expected"],
                           boots_log)
+    unseen = lines_missing(by_title[after_stuck.title(arch.name)], STUCK_SAW)
+    if unseen:
+        _show(boots_log)
+        return StepResult(title, ["a stuck verdict on two deadlocked tasks "
+                                  f"did not print: {'; '.join(unseen)}"], boots_log)
+    if passed.failed_config:
+        _show(boots_log)
+        return StepResult(title, ["a quiet machine that still moves on was "
+                                  "judged failed (stuck_check)"], boots_log)
     return StepResult(title, note=(
         "its unit tests pass, and a failing expectation, a failed assertion, "
         "a fault, a hang, a stuck machine and a panic are each reported as "
         "failed; the case "
-        "after a timed-out one expects no report; logs: "
+        "after a timed-out one expects no report; a stuck verdict shows the "
+        "deadlocked tasks and runs no more cases of their suite; quiet "
+        "machines that move on are not called stuck; logs: "
         f"{unit_log}, {boots_log}"))
 
 
@@ -116,6 +146,16 @@ def given_up_as_stuck(result):
             return any(line.strip() == "not ok 1 stuck # STUCK" for line in f)
     except OSError:
         return False
+
+
+def lines_missing(result, wanted):
+    """The strings of wanted that no line of the boot's log holds."""
+    try:
+        with open(result.log, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return list(wanted)
+    return [w for w in wanted if w not in text]
 
 
 def case_passed(result, name):
