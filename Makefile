@@ -131,7 +131,7 @@ menuconfig: $(O)/.config
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
-	sdcard-check lab grade check-labs check-debug-cost
+	sdcard-check lab grade check-labs check-debug-cost check-stuck
 NOCONFIG_GOALS += grade-all trace
 CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
 ifneq ($(CONFIG_GOALS),)
@@ -292,7 +292,7 @@ BENCH_TASKS ?= 16
 BENCH_RUNS ?=
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts \
-	check-det-bench check-debug-cost
+	check-det-bench check-debug-cost check-stuck
 test:
 	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --timeout $(TEST_TIMEOUT) \
@@ -316,6 +316,12 @@ check-runner:
 check-iso:
 	$(Q)$(CHECK_TOOLS) --with media i386
 	$(Q)$(MX) check-iso --accel $(ACCEL)
+
+# No stuck verdict on correct kernels: BOOTS boots of each lane.
+check-stuck:
+	$(Q)$(CHECK_TOOLS) i386
+	$(Q)$(MX) check-stuck $(if $(BOOTS),--boots $(BOOTS)) \
+		$(if $(TEST_JOBS),-j $(TEST_JOBS)) --accel $(ACCEL)
 
 # Two icount boots give the same rows, and the mutex passes its gate.
 check-det-bench:
@@ -475,6 +481,7 @@ help:
 	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir [CMDLINE=...])'
 	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
+	@echo '  check-stuck    no stuck verdict on correct kernels (BOOTS=n boots of each lane)'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate'
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'
@@ -495,6 +502,7 @@ help:
 	@echo '  ACCEL=tcg|kvm|icount   QEMU accelerator: kvm where /dev/kvm works; icount:'
 	@echo '                 deterministic, guest time counts instructions (bench: build/bench-icount)'
 	@echo '  BENCH_SECS=s BENCH_RUNS=n BENCH_TASKS=n   bench: run time, boots per configuration, VFS tasks'
+	@echo '  BOOTS=n        check-stuck: boots of each build and CPU count (default 3)'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'
 	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'

@@ -93,6 +93,8 @@ struct chain_link {
 static struct mutex chain_locks[CHAIN_LEN];
 static struct chain_link links[CHAIN_LEN];
 static struct task_struct *chain_tasks[CHAIN_LEN];
+/* A class per link: the validator must not see one class nest in itself. */
+static char link_names[CHAIN_LEN][8];
 static volatile int holding, unwound;
 
 static int chain_link_fn(void *data)
@@ -125,7 +127,8 @@ static void chain_unwinds(struct kunit *test)
 	holding = 0;
 	unwound = 0;
 	for (i = 0; i < CHAIN_LEN; i++) {
-		mutex_init(&chain_locks[i]);
+		snprintf(link_names[i], sizeof(link_names[i]), "link%d", i);
+		__mutex_init(&chain_locks[i], link_names[i], link_names[i]);
 		links[i] = (struct chain_link){
 			.own = &chain_locks[i],
 			.next = i + 1 < CHAIN_LEN ? &chain_locks[i + 1] : NULL,

@@ -33,7 +33,7 @@ import sys
 
 from . import arches as arches_mod
 from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
-from . import runner
+from . import runner, stuckcheck
 from . import trace
 from .build import MUTEXES
 from .verdict import exit_code, total_line
@@ -84,6 +84,13 @@ def parser():
     _add_test(sub)
     _add_bench(sub)
     p = sub.add_parser("check-runner", help="the runner checks itself")
+    _add_jobs(p)
+    _add_accel(p)
+    p = sub.add_parser("check-stuck", help="no stuck verdict on correct kernels, boot "
+                       "after boot")
+    p.add_argument("--boots", type=int, default=stuckcheck.DEFAULT_BOOTS,
+                   help="boots of each build and CPU count (default "
+                   f"{stuckcheck.DEFAULT_BOOTS})")
     _add_jobs(p)
     _add_accel(p)
     sub.add_parser("check-det-bench", help="deterministic benchmarks: exact, and the gate")
@@ -363,6 +370,15 @@ def cmd_check_runner(ap, arches, opts):
     return exit_code([result])
 
 
+def cmd_check_stuck(ap, arches, opts):
+    """No stuck verdict on correct kernels, boot after boot."""
+    _check_positive(ap, j=opts.jobs, boots=opts.boots)
+    accel, _ = qemu.choose_accel(opts.accel, arches["i386"])
+    result = stuckcheck.check(".", arches, opts.jobs, accel, opts.boots)
+    print(result.report(), flush=True)
+    return exit_code([result])
+
+
 def cmd_check_det_bench(ap, arches, opts):
     """Two icount boots agree exactly; the mutex's regression gate."""
     result = detbench.check(".", arches)
@@ -539,6 +555,7 @@ def cmd_check_labs(ap, arches, opts):
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
+    "check-stuck": cmd_check_stuck,
     "check-det-bench": cmd_check_det_bench, "check-debug-cost": cmd_check_debug_cost,
     "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab, "grade": cmd_grade,
     "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
