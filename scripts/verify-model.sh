@@ -1,5 +1,6 @@
 #!/bin/sh
-# Checks the mutex model, kernel/locking/mutex.pml, with spin (make verify).
+# Checks the mutex model, kernel/locking/mutex.pml, and the model of the
+# test runner's stuck check, kernel/sched/stuck.pml, with spin (make verify).
 #
 # For every fastpath (dec, xchg, null; x86 and ARM are dec) it checks
 #   (1) mutual exclusion and (3) count/list agreement at the end: asserts;
@@ -18,7 +19,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-model=$here/../kernel/locking/mutex.pml
+top=$here/..
 CC=${CC:-gcc}
 JOBS=${JOBS:-2}
 KEEP=${KEEP:-0}
@@ -29,7 +30,9 @@ for tool in spin "$CC"; do
 		exit 2
 	fi
 done
-[ -r "$model" ] || { echo "verify-model: no $model" >&2; exit 2; }
+for model in kernel/locking/mutex.pml kernel/sched/stuck.pml; do
+	[ -r "$top/$model" ] || { echo "verify-model: no $top/$model" >&2; exit 2; }
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mutex-verify.XXXXXX") || exit 2
 cleanup() {
@@ -42,7 +45,8 @@ cleanup() {
 trap cleanup 0
 trap 'exit 130' INT TERM
 
-# The checks, one a line:  name;kind;expected;spin -D options
+# The checks, one a line:  name;kind;expected;spin -D options[;model]
+# (model: the file checked, kernel/locking/mutex.pml when not given)
 #
 # kind:
 #   safety  gcc -DSAFETY; pan reports assertion violations and invalid end
@@ -93,6 +97,9 @@ BUG_NO_XCHG_REPASS (2), xchg;safety;invalid end state;-DFASTPATH=XCHG -DBUG_NO_X
 BUG_NO_XCHG_REPASS is no bug for null (unlock always wakes);safety;pass;-DFASTPATH=NULL -DBUG_NO_XCHG_REPASS
 BUG_SET_ONE_AFTER_UNLOCK (2), dec;safety;invalid end state;-DFASTPATH=DEC -DBUG_SET_ONE_AFTER_UNLOCK
 BUG_SET_ONE_AFTER_UNLOCK (2), null;safety;invalid end state;-DFASTPATH=NULL -DBUG_SET_ONE_AFTER_UNLOCK
+stuck check, timers and tasks at one instant: no false verdict;asserts;pass;;kernel/sched/stuck.pml
+stuck check, timers then tasks (the old check): a false verdict;asserts;assertion violated (streak<5);-DTWO_LOOKS;kernel/sched/stuck.pml
+stuck check, a sleeper with no timer: the verdict;asserts;assertion violated (streak<5);-DNO_TIMER;kernel/sched/stuck.pml
 EOF
 
 # run_check N LINE: one check in its own folder $tmp/N; writes $tmp/N/result
@@ -102,9 +109,13 @@ run_check() {
 	name=${line%%;*};	rest=${line#*;}
 	kind=${rest%%;*};	rest=${rest#*;}
 	expect=${rest%%;*};	defs=${rest#*;}
+	model=kernel/locking/mutex.pml
+	case $defs in
+	*\;*)	model=${defs#*;};	defs=${defs%%;*} ;;
+	esac
 	dir=$tmp/$n
 	mkdir -p "$dir" || return
-	cp "$model" "$dir/mutex.pml"
+	cp "$top/$model" "$dir/model.pml"
 
 	# -O0: gcc -O2 takes longer on pan.c than it saves on these runs.
 	# The hash table: 2^22 slots for the full searches (up to 1.6 million
@@ -120,7 +131,7 @@ run_check() {
 	(
 		cd "$dir" || exit 1
 		# shellcheck disable=SC2086 # word splitting is wanted
-		spin $sdefs $defs -a mutex.pml >spin.out 2>&1 &&
+		spin $sdefs $defs -a model.pml >spin.out 2>&1 &&
 		$CC $opt $cdefs -w -o pan pan.c >cc.out 2>&1 &&
 		./pan -m200000 $hash $popts >pan.out 2>&1
 	)

@@ -1,6 +1,7 @@
 """The checks that are not boots of the matrix: build, runner, GRUB, SD card.
 
-model: spin checks the Promela model of the mutex (make verify).
+model: spin checks the Promela models of the mutex and of the test
+  runner's stuck check (make verify).
 build: the first build on a fresh machine, replayed with a stand-in
   installer, and CONF overrides that must be refused (scripts/check-build.sh).
 
@@ -214,13 +215,15 @@ def _run_script(root, script, logname):
 
 
 def check_model(root):
-    """scripts/verify-model.sh: spin checks the Promela model of the mutex."""
+    """scripts/verify-model.sh: spin checks the Promela models of the mutex
+    and of the stuck check."""
     ok, path = _run_script(root, "verify-model.sh", "verify-model")
     if not ok:
         return StepResult("model check", ["spin did not give the expected answer"], path)
     return StepResult("model check", note=(
         "spin proves mutual exclusion and no stranded waiter for every "
-        f"fastpath, and finds every planted bug; log: {path}"))
+        "fastpath, and a stuck verdict never false, and finds every planted "
+        f"bug; log: {path}"))
 
 
 def check_build(root):
