@@ -4,8 +4,8 @@ The runner gives a case up as stuck when nothing can wake its tasks any
 more (lib/kunit, docs/testing.md), and the lab grader relies on it: a
 verdict on a correct kernel takes points from a correct student. This
 boots the debug build and the validator's (CONFIG_PROVE_LOCKING) at 2
-and 4 CPUs (4 alternately in turns and with a thread per CPU, as make
-test boots them), each with the stuck check's own suite (quiet machines
+and 4 CPUs (alternately in turns and with a thread per CPU: make test
+boots both ways), each with the stuck check's own suite (quiet machines
 that still move on), the debug suite's 25-task chain unwinding under a
 deferrable poll, and the suites whose waits the lab graders use; BOOTS
 boots of each. Every boot must pass, and no case may be called stuck.
