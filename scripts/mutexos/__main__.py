@@ -327,7 +327,7 @@ def cmd_test(ap, arches, opts):
     if opts.load < 0:
         ap.error(f"--load must be 0 or more, not {opts.load}")
     plan = matrix.test_plan(arches, sel, opts.timeout,
-                            with_labs=labs.student_lab(".") is None)
+                            with_labs=not labs.is_student_tree("."))
     with load.cpu_hogs(opts.load):
         return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
 
@@ -496,7 +496,7 @@ def _score_line(tree, code):
 def cmd_grade_all(ap, arches, opts):
     """Grade every submission in a folder, one at a time, from this tree."""
     try:
-        if labs.student_lab(".") is not None:
+        if labs.is_student_tree("."):
             raise labs.LabError("grade-all runs in the full tree")
         lab = labs.get(opts.lab)
         folder = os.path.join(START, opts.submissions)

@@ -27,7 +27,7 @@ NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 def paths(root):
     """(answers.md, bench.log) of the tree at root."""
-    if labs.student_lab(root) is not None:
+    if labs.is_student_tree(root):
         return os.path.join(root, "answers.md"), os.path.join(root, "bench.log")
     base = os.path.join(root, "docs", "labs", "solutions")
     return os.path.join(base, "lab8-answers.md"), os.path.join(base, "lab8-bench.log")

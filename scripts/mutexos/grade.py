@@ -207,8 +207,8 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     wait for ever costs. say: what prints each line of the report.
     """
     if student is None:
-        student = labs.student_lab(root) is not None
-    if lab.planted and labs.student_lab(root) is None:
+        student = labs.is_student_tree(root)
+    if lab.planted and not labs.is_student_tree(root):
         # Planted checks swap a file of the tree they grade: never the
         # full tree's own. Its files are graded as a submission instead.
         return run_submission(root, arches, lab, root, names, accel, results_path,

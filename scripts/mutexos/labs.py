@@ -37,16 +37,22 @@ from .build import KCSAN, BuildConfig
 
 # The file at the top of a student tree: the number of its lab.
 LAB_FILE = "LAB"
+# A LAB file holds a number and a newline: one longer is not a LAB file,
+# and is never read whole.
+LAB_FILE_MAX = 16
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Every arch of the tree (arch/*/arch.mk), i386 first: labcheck.py grades
 # the wrong solutions on the first, the quickest to boot.
 ALL_ARCHES = tuple(sorted(arches.load_all(ROOT), key=lambda name: name != "i386"))
 X86 = ("i386", "x86_64")
+# Only the full tree has it: a tree without it is a student tree, even
+# one whose LAB file was deleted.
+INSTRUCTOR_PAGE = "docs/labs/instructor.md"
 # Not copied into student trees: instructor-only tests and pages.
 INSTRUCTOR_FILES = (
     "tests/wait_window_test.c",
     "tests/rwsem_test.c",
-    "docs/labs/instructor.md",
+    INSTRUCTOR_PAGE,
     "docs/labs/solutions/",
 )
 
@@ -289,13 +295,46 @@ def get(number):
     return lab
 
 
+def is_student_tree(root):
+    """Whether root is a student tree: it has a LAB file, whatever that
+    says, or lacks the page only the full tree has."""
+    return os.path.lexists(os.path.join(root, LAB_FILE)) or \
+        not os.path.exists(os.path.join(root, INSTRUCTOR_PAGE))
+
+
 def student_lab(root):
-    """The lab of the student tree at root, or None for the full tree."""
-    path = os.path.join(root, LAB_FILE)
-    if not os.path.exists(path):
+    """The lab of the student tree at root, or None for the full tree.
+
+    LabError when its LAB file is missing or names no lab.
+    """
+    if not is_student_tree(root):
         return None
-    with open(path, encoding="utf-8") as f:
-        return get(f.read().strip())
+    return read_lab_file(os.path.join(root, LAB_FILE))
+
+
+def read_lab_file(path):
+    """The lab that the LAB file at path names; LabError says what is wrong."""
+    if not os.path.lexists(path):
+        raise LabError(f"{path}: no such file (it holds the lab's number)")
+    if not os.path.isfile(path):
+        raise LabError(f"{path} is not a file (it holds the lab's number)")
+    with open(path, "rb") as f:
+        data = f.read(LAB_FILE_MAX + 1)
+    if len(data) > LAB_FILE_MAX:
+        raise LabError(f"{path} is more than {LAB_FILE_MAX} bytes long: "
+                       "it holds only the lab's number")
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        text = None
+    if not text or not text.isprintable():
+        what = "is empty" if not data.strip() else "is not text"
+        raise LabError(f"{path} {what}: it holds the lab's number")
+    try:
+        return get(text)
+    except LabError:
+        raise LabError(f"{path} says '{text}', which names no lab "
+                       f"(the labs are {', '.join(map(str, LABS))})") from None
 
 
 # ---------------------------------------------------------------- generator
@@ -325,7 +364,7 @@ def generate(root, number, dest):
     place only when complete: an error leaves dest as it was.
     """
     lab = get(number)
-    if student_lab(root) is not None:
+    if is_student_tree(root):
         raise LabError("this is a student tree: make lab runs in the full tree")
     dest = os.path.abspath(dest)
     if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):

@@ -164,6 +164,38 @@ class Generator(unittest.TestCase):
         self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".lab-")], [])
 
 
+class LabFile(unittest.TestCase):
+    """A student tree's LAB file: whatever it holds, a LabError that says what."""
+
+    def lab_of(self, data):
+        with tempfile.TemporaryDirectory() as tmp:
+            if data is not None:
+                with open(os.path.join(tmp, "LAB"), "wb") as f:
+                    f.write(data)
+            return labs.student_lab(tmp)
+
+    def test_the_number_names_the_lab(self):
+        self.assertEqual(self.lab_of(b"3\n").number, 3)
+        self.assertEqual(self.lab_of(b" 10 \r\n").number, 10)
+
+    def test_a_bad_lab_file_says_what_is_wrong(self):
+        for data, what in ((b"xyz\n", "says 'xyz', which names no lab"),
+                           (b"11\n", "says '11', which names no lab"),
+                           (b"", "is empty"), (b" \n", "is empty"),
+                           (b"\xff\xfe3\n", "is not text"), (b"3\x00", "is not text"),
+                           (b"3" * 4096, "more than 16 bytes"),
+                           (None, "no such file")):
+            with self.subTest(data=data[:8] if data else data):
+                with self.assertRaisesRegex(labs.LabError, what):
+                    self.lab_of(data)
+
+    def test_only_the_full_tree_is_not_a_student_tree(self):
+        self.assertFalse(labs.is_student_tree(ROOT))
+        self.assertIsNone(labs.student_lab(ROOT))
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertTrue(labs.is_student_tree(tmp))
+
+
 class Grader(unittest.TestCase):
     """The grader's verdicts on canned boots, its output and results.json."""
 
