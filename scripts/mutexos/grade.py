@@ -219,7 +219,8 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     for name in names:
         got = grade_arch(root, arches[name], lab, checks, accel, case_timeout, say)
         if isinstance(got, BuildError):
-            return report_build_error(lab, checks, names, got, results_path, say)
+            return report_not_graded(lab, checks, names, got.text, results_path, say,
+                                     "fix the build and grade again")
         outcomes += got
     return report(lab, outcomes, results_path, say)
 
@@ -412,12 +413,16 @@ def run_bench(root, arch, accel, say):
     return True, "the VFS test ran with the semaphore and the mutex"
 
 
-def report_build_error(lab, checks, names, failed, results_path, say):
-    """A tree that does not build: every check 0, the first error said; exit 2."""
-    say(f"grade: {failed.text}")
-    outcomes = [Outcome(c, name, False, failed.text) for name in names for c in checks]
+def report_not_graded(lab, checks, names, why, results_path, say, remedy):
+    """Nothing graded: each check 0 on each arch it runs on, why said; exit 2.
+
+    remedy: what to do before grading again.
+    """
+    say(f"grade: {why}")
+    outcomes = [Outcome(c, name, False, why) for name in names for c in checks
+                if c.runs_on(name)]
     report(lab, outcomes, results_path, say)
-    say("grade: nothing graded: fix the build and grade again")
+    say(f"grade: nothing graded: {remedy}")
     return 2
 
 

@@ -283,6 +283,25 @@ class Grader(unittest.TestCase):
         self.assertEqual(len(data["tests"]), 2)
         self.assertIn("x.c:3:1: error: expected ';'", data["tests"][0]["output"])
 
+    def test_a_build_error_is_graded_out_of_the_labs_own_maximum(self):
+        # Lab 3's race detector check runs on i386 alone: 4 * 21 + 3.
+        lab = labs.get(3)
+        failed = grade.BuildError(grade.BuildConfig("i386", "native"), "x.c:1: error: e", "l")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "results.json")
+            with mock.patch.object(grade, "grade_arch", return_value=failed), \
+                    mock.patch("builtins.print"):
+                code = grade.run(tmp, dict.fromkeys(lab.arches), lab, results_path=path,
+                                 student=False)
+            with open(path) as f:
+                data = json.load(f)
+        self.assertEqual(code, 2)
+        self.assertEqual(data["score"], 0)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        names = [t["name"] for t in data["tests"]]
+        self.assertIn("the wait list only under wait_lock (race detector) [i386]", names)
+        self.assertNotIn("the wait list only under wait_lock (race detector) [arm]", names)
+
     def test_a_check_that_selects_nothing_fails(self):
         result = judge_text(OK_LOG, 0)
         ok, out = grade.judge_boot(Check("d", 1, "nosuch.*"), result, "l")
