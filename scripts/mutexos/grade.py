@@ -281,16 +281,38 @@ def build_for_grade(root, cfg):
         why = build.build(root, cfg, jobs=2, log=f)
     if not why:
         return None
-    return BuildError(cfg, first_error(log) or why, log)
+    # The linker names the files of a submission by their path in the
+    # grading tree, and those built in the full tree by theirs.
+    return BuildError(cfg, first_error(log, (root, labs.ROOT)) or why, log)
 
 
-def first_error(log):
-    """The compiler's (or linker's) first error line of a build log, or None."""
+# A line that says why a build failed: the compiler's "error:", the
+# assembler's "Error:", the linker's own lines, but not the "in function"
+# line over the one that says what is wrong there, nor a warning.
+TOOL_ERROR = re.compile(r"\b(error|Error):|undefined reference|multiple definition|"
+                        r"^[\w.+-]*ld(\.bfd)?: (?!.*(warning:|: in function))")
+# make's own "*** [...] Error 1" says only that a command failed.
+MAKE_ERROR = re.compile(r"^make(\[\d+\])?: \*\*\*")
+
+
+def first_error(log, trees=()):
+    """The first line of a build log with the compiler's, assembler's or
+    linker's error (make's when none has), or None.
+
+    trees: folders left out of the paths the line names.
+    """
+    found = None
     with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if re.search(r"\b(error|Error \d+|undefined reference)\b", line):
-                return line.strip()
-    return None
+            if TOOL_ERROR.search(line):
+                found = line.strip()
+                break
+            if found is None and MAKE_ERROR.match(line):
+                found = line.strip()
+    for tree in sorted((os.path.abspath(t) + os.sep for t in trees), key=len,
+                       reverse=True):
+        found = found and found.replace(tree, "")
+    return found
 
 
 def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
