@@ -248,12 +248,8 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
 
 def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say,
                     case_timeout):
-    claimed = labs.student_lab(tree) if os.path.isfile(
-        os.path.join(tree, labs.LAB_FILE)) else None
     notes = labs.grading_tree(root, tree, lab, dest)
-    if claimed is not None and claimed != lab:
-        notes.append(f"the submission says it is lab {claimed.number}; "
-                     f"graded as lab {lab.number}")
+    notes += filter(None, [lab_file_note(tree, lab)])
     for name in names or lab.arches:
         for cfg in {c.build(name) for c in lab.checks} | {BuildConfig(name, "native")}:
             labs.copy_build_folder(root, dest, cfg)
@@ -263,6 +259,23 @@ def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, s
         say(f"grade: {note}")
     return run(dest, arches, lab, names, accel, results_path, student=False,
                case_timeout=case_timeout, say=say)
+
+
+def lab_file_note(tree, lab):
+    """What to say of the LAB file of the submission at tree, graded as lab;
+    None when it names lab. Grading never takes that file: whatever it
+    holds changes nothing."""
+    graded = f"graded as lab {lab.number}"
+    try:
+        path = labs.submitted_path(tree, labs.LAB_FILE)
+        if path is None:
+            return f"the submission has no {labs.LAB_FILE} file; {graded}"
+        claimed = labs.read_lab_file(path)
+    except labs.LabError as e:
+        return f"{e}; {graded}"
+    if claimed != lab:
+        return f"the submission says it is lab {claimed.number}; {graded}"
+    return None
 
 
 class BuildError:

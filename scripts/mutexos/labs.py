@@ -285,6 +285,10 @@ class LabError(Exception):
     """Bad input to make lab or make grade: the message says what."""
 
 
+class SubmissionError(LabError):
+    """A submission that cannot be graded as handed in: the message says why."""
+
+
 def get(number):
     """The lab numbered number (an int or a string)."""
     try:
@@ -446,6 +450,9 @@ def _git_init(work, lab):
 
 
 ANSWERS_FILE = "answers.md"
+# The largest file grading takes from a submission (1 MB): a lab's
+# sources are tens of KB, and bench.log a few.
+SUBMITTED_MAX = 1 << 20
 
 
 def submitted_files(root, lab):
@@ -459,11 +466,21 @@ def grading_tree(root, tree, lab, dest):
 
     dest gets lab's student tree, the instructor's test files, and from
     tree only submitted_files(): its tests, Makefile and scripts are never
-    used. Returns notes for the report (files the submission lacks).
+    used. Returns notes for the report (files the submission lacks);
+    SubmissionError, before dest is touched, for files it will not take
+    (submitted_path()).
     """
     tree = os.path.abspath(tree)
     if not os.path.isdir(tree):
-        raise LabError(f"TREE={tree} is not a folder")
+        raise SubmissionError(f"TREE={tree} is not a folder")
+    found, problems = {}, []
+    for path in submitted_files(root, lab):
+        try:
+            found[path] = submitted_path(tree, path)
+        except SubmissionError as e:
+            problems.append(str(e))
+    if problems:
+        raise SubmissionError("; ".join(problems))
     shutil.rmtree(dest, ignore_errors=True)
     generate(root, lab.number, dest)
     for path in INSTRUCTOR_FILES:
@@ -471,14 +488,37 @@ def grading_tree(root, tree, lab, dest):
             shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
     write_planted(root, lab, dest)
     notes = []
-    for path in submitted_files(root, lab):
-        src = os.path.join(tree, path)
-        if os.path.islink(src) or not os.path.isfile(src):
+    for path, src in found.items():
+        if src is None:
             notes.append(f"{path}: not a file in the submission; graded as handed out")
             continue
         # copyfile, not copy2: a new time, so make rebuilds what it feeds.
         shutil.copyfile(src, os.path.join(dest, path))
     return notes
+
+
+def submitted_path(tree, path):
+    """Where file path of the submission at tree really is; None if it has none.
+
+    SubmissionError if it leads out of the submission (a symbolic link to
+    the instructor's reference, say), is not a regular file (a pipe would
+    hang the grade) or is over SUBMITTED_MAX bytes.
+    """
+    top = os.path.realpath(tree)
+    src = os.path.join(top, path)
+    if not os.path.lexists(src):
+        return None
+    real = os.path.realpath(src)
+    if os.path.commonpath([top, real]) != top:
+        raise SubmissionError(f"{path} leads out of the submission, to {real} "
+                              "(a symbolic link): hand in the file itself")
+    if not os.path.isfile(real):
+        raise SubmissionError(f"{path} is not a file")
+    size = os.path.getsize(real)
+    if size > SUBMITTED_MAX:
+        raise SubmissionError(f"{path} is {size} bytes, over the 1 MB "
+                              f"({SUBMITTED_MAX} bytes) a file handed in may have")
+    return real
 
 
 # Where a grade finds the planted versions of a lab's file, by name

@@ -10,7 +10,7 @@ from unittest import mock
 
 from mutexos import build, grade, labs
 
-from .common import ARCHES
+from .common import ARCHES, ROOT
 
 # The linker's lines as the grading tree's build printed them (the tree
 # at /g/full, its grading tree at /g/full/build/grade-tree).
@@ -87,6 +87,67 @@ class BuildErrors(unittest.TestCase):
         self.assertIn("multiple definition of `printk_bust_locks'", data["tests"][0]["output"])
         self.assertNotIn("make: ***", printed)
         self.assertIn("Score: 0/24", printed)
+
+
+class Submission(unittest.TestCase):
+    """A submission graded from the full tree, its grade itself faked."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.sub = os.path.join(self.tmp.name, "sub")
+        os.mkdir(self.sub)
+        self.results = os.path.join(self.tmp.name, "results.json")
+        patches = (mock.patch.object(grade, "GRADING_TREE",
+                                     os.path.join(self.tmp.name, "grade-tree")),
+                   mock.patch.object(labs, "copy_build_folder"))
+        for patch in patches:
+            patch.start()
+            self.addCleanup(patch.stop)
+        self.addCleanup(self.tmp.cleanup)
+
+    def write(self, path, data):
+        path = os.path.join(self.sub, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+    def grade(self, graded):
+        """(exit code, the lines said) of a grade of the submission as lab 3;
+        graded: the exit code of the grade of its files, which is faked."""
+        said = []
+        with mock.patch.object(labs, "grading_tree", return_value=[]), \
+                mock.patch.object(grade, "run", return_value=graded):
+            code = grade.run_submission(ROOT, ARCHES, labs.get(3), self.sub,
+                                        results_path=self.results, say=said.append)
+        return code, said
+
+    def test_a_lab_file_that_names_no_lab_is_a_note(self):
+        for data, what in ((b"xyz\n", "LAB says 'xyz', which names no lab"),
+                           (b"", "LAB is empty"), (b"\xff\xfe\x00", "LAB is not text"),
+                           (b"4\n", "the submission says it is lab 4"),
+                           (None, "the submission has no LAB file")):
+            with self.subTest(data=data):
+                if data is None:
+                    os.remove(os.path.join(self.sub, "LAB"))
+                else:
+                    self.write("LAB", data)
+                code, said = self.grade(1)
+                self.assertEqual(code, 1)
+                notes = [line for line in said if what in line]
+                self.assertEqual(len(notes), 1, said)
+                self.assertTrue(notes[0].endswith("; graded as lab 3"), notes[0])
+
+    def test_a_lab_file_that_names_the_lab_says_nothing(self):
+        self.write("LAB", b"3\n")
+        _, said = self.grade(0)
+        self.assertEqual([line for line in said if "LAB" in line], [])
+
+    def test_a_lab_file_out_of_the_submission_is_not_read(self):
+        os.symlink("/etc/passwd", os.path.join(self.sub, "LAB"))
+        _, said = self.grade(1)
+        self.assertIn("grade: LAB leads out of the submission, to /etc/passwd "
+                      "(a symbolic link): hand in the file itself; graded as lab 3", said)
+        self.assertNotIn("root:", "\n".join(said))
 
 
 if __name__ == "__main__":
