@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 
 from . import answers, bench, build, labs
 from .build import BuildConfig
@@ -206,6 +207,7 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     case_timeout: the seconds a case may take, what a stub that made it
     wait for ever costs. say: what prints each line of the report.
     """
+    forget(results_path)
     if student is None:
         student = labs.is_student_tree(root)
     if lab.planted and not labs.is_student_tree(root):
@@ -235,8 +237,10 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
     """Grade the submission at tree from the full tree at root; the exit code.
 
     Only the lab's files are taken from tree (labs.grading_tree()): its
-    own tests, scripts and Makefile change nothing.
+    own tests, scripts and Makefile change nothing. A submission whose
+    files cannot be taken is graded 0, each check failed with why.
     """
+    forget(results_path)
     dest = os.path.join(root, GRADING_TREE)
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     # One grade at a time uses the folder (make check-labs grades there too).
@@ -248,7 +252,14 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
 
 def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say,
                     case_timeout):
-    notes = labs.grading_tree(root, tree, lab, dest)
+    # Nothing of the last submission's grade may pass for this one's.
+    shutil.rmtree(dest, ignore_errors=True)
+    try:
+        notes = labs.grading_tree(root, tree, lab, dest)
+    except (labs.LabError, OSError) as e:
+        return report_not_graded(lab, lab.checks, names or lab.arches,
+                                 f"{tree}: not graded: {e}", results_path, say,
+                                 "none of the submission's files was built")
     notes += filter(None, [lab_file_note(tree, lab)])
     for name in names or lab.arches:
         for cfg in {c.build(name) for c in lab.checks} | {BuildConfig(name, "native")}:
@@ -488,8 +499,27 @@ def write_results(path, score, outcomes):
         "tests": [{"name": o.name, "score": o.score, "max_score": o.max_score,
                    "output": o.output} for o in outcomes],
     }
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    # A new file of our own, renamed over whatever path is: a link the
+    # submission put there is replaced, never written through.
+    fd, tmp = tempfile.mkstemp(prefix=".results-", dir=os.path.dirname(path) or ".")
+    os.fchmod(fd, 0o644)        # mkstemp's is private: this one is to be read
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+            f.write("\n")
+        forget(path)
+        os.replace(tmp, path)
+    except BaseException:
+        forget(tmp)
+        raise
+
+
+def forget(path):
+    """Remove what is at path if anything, a link and not what it points to:
+    an earlier grade's results must never pass for this one's."""
+    if not path or not os.path.lexists(path):
+        return
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.remove(path)

@@ -89,8 +89,23 @@ class BuildErrors(unittest.TestCase):
         self.assertIn("Score: 0/24", printed)
 
 
+class StaleResults(unittest.TestCase):
+    """No grade leaves an earlier grade's results.json behind."""
+
+    def test_a_grade_that_breaks_leaves_no_results(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "results.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"score": 87, "tests": []}, f)
+            with mock.patch.object(grade, "grade_arch", side_effect=RuntimeError("boom")), \
+                    self.assertRaises(RuntimeError):
+                grade.run(tmp, ARCHES, labs.get(3), ["i386"], results_path=path,
+                          student=False)
+            self.assertFalse(os.path.lexists(path))
+
+
 class Submission(unittest.TestCase):
-    """A submission graded from the full tree, its grade itself faked."""
+    """A submission graded from the full tree, in a folder of its own."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -110,6 +125,10 @@ class Submission(unittest.TestCase):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
             f.write(data)
+
+
+class LabFileNotes(Submission):
+    """The submission's LAB file, whatever it holds, gives only a note."""
 
     def grade(self, graded):
         """(exit code, the lines said) of a grade of the submission as lab 3;
@@ -148,6 +167,86 @@ class Submission(unittest.TestCase):
         self.assertIn("grade: LAB leads out of the submission, to /etc/passwd "
                       "(a symbolic link): hand in the file itself; graded as lab 3", said)
         self.assertNotIn("root:", "\n".join(said))
+
+
+class Refused(Submission):
+    """Files grading will not take: the grade is 0 of the lab's maximum."""
+
+    MUTEX = "kernel/locking/mutex.c"
+
+    def setUp(self):
+        super().setUp()
+        self.write("LAB", b"3\n")
+        self.write(self.MUTEX, b"/* mine */\n")
+        self.write("answers.md", b"# answers\n")
+        # An earlier grade's full marks, which must not outlive this one.
+        with open(self.results, "w", encoding="utf-8") as f:
+            json.dump({"score": 87, "tests": []}, f)
+
+    def refused(self):
+        """(the grade's lines, results.json) of a grade that must not build."""
+        said = []
+        with mock.patch.object(labs, "generate", side_effect=AssertionError("graded")):
+            code = grade.run_submission(ROOT, ARCHES, labs.get(3), self.sub,
+                                        results_path=self.results, say=said.append)
+        self.assertEqual(code, 2)
+        with open(self.results, encoding="utf-8") as f:
+            data = json.load(f)
+        self.assertEqual(data["score"], 0)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        self.assertIn("Score: 0/87", said)
+        return "\n".join(said), data
+
+    def link(self, path, target):
+        os.remove(os.path.join(self.sub, path))
+        os.symlink(target, os.path.join(self.sub, path))
+
+    def test_a_symlink_farm_is_refused(self):
+        self.link(self.MUTEX, os.path.join(ROOT, self.MUTEX))
+        self.link("answers.md", "/etc/passwd")
+        said, data = self.refused()
+        self.assertIn(f"{self.MUTEX} leads out of the submission, to "
+                      f"{os.path.join(ROOT, self.MUTEX)} (a symbolic link)", said)
+        self.assertIn("answers.md leads out of the submission, to /etc/passwd", said)
+        self.assertIn("answers.md leads out", data["tests"][0]["output"])
+        self.assertNotIn("root:", said)
+
+    def test_a_folder_linked_out_of_the_submission_is_refused(self):
+        os.remove(os.path.join(self.sub, self.MUTEX))
+        os.rmdir(os.path.join(self.sub, "kernel/locking"))
+        os.rmdir(os.path.join(self.sub, "kernel"))
+        os.symlink(os.path.join(ROOT, "kernel"), os.path.join(self.sub, "kernel"))
+        said, _ = self.refused()
+        self.assertIn(f"{self.MUTEX} leads out of the submission", said)
+
+    def test_a_link_inside_the_submission_is_followed(self):
+        self.write("mine.c", b"/* mine, elsewhere */\n")
+        self.link(self.MUTEX, "../../mine.c")
+        self.assertEqual(labs.submitted_path(self.sub, self.MUTEX),
+                         os.path.join(os.path.realpath(self.sub), "mine.c"))
+
+    def test_a_file_over_1_mb_is_refused(self):
+        self.write("answers.md", b"x" * (labs.SUBMITTED_MAX + 1))
+        said, _ = self.refused()
+        self.assertIn("answers.md is 1048577 bytes, over the 1 MB", said)
+
+    def test_a_pipe_is_refused_not_waited_on(self):
+        os.remove(os.path.join(self.sub, "answers.md"))
+        os.mkfifo(os.path.join(self.sub, "answers.md"))
+        said, _ = self.refused()
+        self.assertIn("answers.md is not a file", said)
+
+    def test_results_json_a_link_is_replaced_not_written_through(self):
+        victim = os.path.join(self.tmp.name, "victim")
+        with open(victim, "w", encoding="utf-8") as f:
+            f.write("keep")
+        os.remove(self.results)
+        os.symlink(victim, self.results)
+        self.link("answers.md", "/etc/passwd")
+        self.refused()
+        self.assertFalse(os.path.islink(self.results))
+        with open(victim, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "keep")
 
 
 if __name__ == "__main__":
