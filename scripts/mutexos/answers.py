@@ -87,7 +87,8 @@ def judge(root):
     rows, clean = bench.parse_log(log_path, "i386", 0)
     if not clean:
         return False, f"{log_path} is not one whole run that ended well"
-    with open(answers_path, encoding="utf-8") as f:
+    # A byte that is not UTF-8 spoils the figure it is in, not the grade.
+    with open(answers_path, encoding="utf-8", errors="replace") as f:
         problems = compare(f.read(), rows)
     if problems:
         return False, "; ".join(problems)

@@ -278,10 +278,7 @@ def lab_file_note(tree, lab):
     holds changes nothing."""
     graded = f"graded as lab {lab.number}"
     try:
-        path = labs.submitted_path(tree, labs.LAB_FILE)
-        if path is None:
-            return f"the submission has no {labs.LAB_FILE} file; {graded}"
-        claimed = labs.read_lab_file(path)
+        claimed = labs.submission_lab(tree)
     except labs.LabError as e:
         return f"{e}; {graded}"
     if claimed != lab:
@@ -400,7 +397,8 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
     on the reference.
     """
     target = os.path.join(root, lab.planted[0])
-    with open(target, encoding="utf-8") as f:
+    # Bytes: the student's file is put back as it was, UTF-8 or not.
+    with open(target, "rb") as f:
         students = f.read()
     outcomes, reference_ok = [], None
     try:
@@ -414,7 +412,7 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
                     "catching a wrong one counts only when they pass on it"
             outcomes.append(Outcome(check, arch.name, ok, output))
     finally:
-        with open(target, "w", encoding="utf-8") as f:
+        with open(target, "wb") as f:
             f.write(students)
     return outcomes
 
@@ -465,11 +463,25 @@ def report_not_graded(lab, checks, names, why, results_path, say, remedy):
     remedy: what to do before grading again.
     """
     say(f"grade: {why}")
-    outcomes = [Outcome(c, name, False, why) for name in names for c in checks
-                if c.runs_on(name)]
-    report(lab, outcomes, results_path, say)
+    report(lab, failed_outcomes(checks, names, why), results_path, say)
     say(f"grade: nothing graded: {remedy}")
     return 2
+
+
+def failed_outcomes(checks, names, why):
+    """Each check of checks failed with why on each arch of names it runs on."""
+    return [Outcome(c, name, False, why) for name in names for c in checks
+            if c.runs_on(name)]
+
+
+def write_not_graded(path, why, lab=None, names=None, student=False):
+    """results.json of a grade refused before it began: score 0, why said,
+    and each check failed if the lab is known (student: in a student tree)."""
+    if not path:
+        return
+    outcomes = failed_outcomes(lab.checks_for(student), names or lab.arches, why) \
+        if lab else []
+    write_results(path, 0, outcomes, why)
 
 
 def report(lab, outcomes, results_path, say=say_on_terminal):
@@ -492,13 +504,16 @@ def report(lab, outcomes, results_path, say=say_on_terminal):
     return 0 if score == total else 1
 
 
-def write_results(path, score, outcomes):
-    """Gradescope's results.json: a total score and one entry per check."""
+def write_results(path, score, outcomes, output=None):
+    """Gradescope's results.json: a total score and one entry per check;
+    output: what it says above them, if anything."""
     data = {
         "score": score,
         "tests": [{"name": o.name, "score": o.score, "max_score": o.max_score,
                    "output": o.output} for o in outcomes],
     }
+    if output:
+        data["output"] = output
     # A new file of our own, renamed over whatever path is: a link the
     # submission put there is replaced, never written through.
     fd, tmp = tempfile.mkstemp(prefix=".results-", dir=os.path.dirname(path) or ".")
@@ -512,6 +527,13 @@ def write_results(path, score, outcomes):
     except BaseException:
         forget(tmp)
         raise
+
+
+def new_file(path):
+    """A text file written new at path: what was there is removed first, a
+    link itself, so that nothing is ever written through one."""
+    forget(path)
+    return open(path, "x", encoding="utf-8")
 
 
 def forget(path):

@@ -497,6 +497,15 @@ def grading_tree(root, tree, lab, dest):
     return notes
 
 
+def submission_lab(tree):
+    """The lab that the LAB file of the submission at tree names; LabError
+    says why none does (it has none, it leads out of the submission, ...)."""
+    path = submitted_path(tree, LAB_FILE)
+    if path is None:
+        raise SubmissionError(f"the submission has no {LAB_FILE} file")
+    return read_lab_file(path)
+
+
 def submitted_path(tree, path):
     """Where file path of the submission at tree really is; None if it has none.
 

@@ -2,13 +2,17 @@
 submissions that lead out of themselves; each graded 0 or noted, never a
 traceback, never a stale results.json."""
 
+import argparse
+import contextlib
+import io
 import json
 import os
 import tempfile
 import unittest
 from unittest import mock
 
-from mutexos import build, grade, labs
+from mutexos import __main__ as main
+from mutexos import answers, build, grade, labs
 
 from .common import ARCHES, ROOT
 
@@ -247,6 +251,164 @@ class Refused(Submission):
         self.assertFalse(os.path.islink(self.results))
         with open(victim, encoding="utf-8") as f:
             self.assertEqual(f.read(), "keep")
+
+
+class BinaryFiles(unittest.TestCase):
+    """Files that are not UTF-8 are graded, never a UnicodeDecodeError."""
+
+    def test_lab_8s_answers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, data in (("LAB", b"8\n"), ("answers.md", b"| vfs \xff |\n"),
+                               ("bench.log", b"bench: end status=0\n")):
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(data)
+            ok, _ = answers.judge(tmp)
+        self.assertFalse(ok)
+
+    def test_lab_9s_file_put_back_as_it_was(self):
+        lab = labs.get(9)
+        data = b"/* \xe9t\xe9 */\nint x;\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, lab.planted[0])
+            os.makedirs(os.path.dirname(path))
+            with open(path, "wb") as f:
+                f.write(data)
+            planted = [c for c in lab.checks if c.kind == "planted"]
+            with mock.patch.object(grade, "run_planted", return_value=(True, "ok")):
+                grade.grade_planted(tmp, ARCHES["i386"], lab, None, planted, "tcg", 5,
+                                    print)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), data)
+
+
+def grade_args(**given):
+    """The options of python3 -m mutexos grade (or grade-all) with given."""
+    opts = dict(lab=None, arch=None, tree=None, results="results.json",
+                accel="tcg", submissions=None)
+    opts.update(given)
+    return argparse.Namespace(**opts)
+
+
+class GradeCommand(unittest.TestCase):
+    """make grade stopped before grading: a message, results.json with 0."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.results = os.path.join(self.tmp.name, "results.json")
+        with open(self.results, "w", encoding="utf-8") as f:
+            json.dump({"score": 87, "tests": []}, f)
+        start = mock.patch.object(main, "START", self.tmp.name)
+        start.start()
+        self.addCleanup(start.stop)
+        self.addCleanup(os.chdir, os.getcwd())
+
+    def grade(self, where, **given):
+        """(exit code, what it printed, results.json) of make grade in where."""
+        os.chdir(where)
+        out = io.StringIO()
+        with contextlib.redirect_stderr(out), contextlib.redirect_stdout(out):
+            code = main.cmd_grade(None, ARCHES, grade_args(**given))
+        with open(self.results, encoding="utf-8") as f:
+            return code, out.getvalue(), json.load(f)
+
+    def test_a_student_tree_with_a_bad_lab_file(self):
+        with open(os.path.join(self.tmp.name, "LAB"), "wb") as f:
+            f.write(b"\xff\xfe")
+        code, said, data = self.grade(self.tmp.name)
+        self.assertEqual(code, 2)
+        self.assertIn("LAB is not text: it holds the lab's number; "
+                      "'git checkout LAB' puts it back", said)
+        self.assertNotIn("Traceback", said)
+        self.assertEqual((data["score"], data["tests"]), (0, []))
+        self.assertIn("'git checkout LAB' puts it back", data["output"])
+        # LAB= names the lab: its maximum, the student tree's checks.
+        code, _, data = self.grade(self.tmp.name, lab="3")
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        self.assertEqual(data["score"], 0)
+
+    def test_a_submission_whose_lab_file_names_no_lab_and_no_lab_given(self):
+        sub = os.path.join(self.tmp.name, "sub")
+        os.mkdir(sub)
+        with open(os.path.join(sub, "LAB"), "w", encoding="utf-8") as f:
+            f.write("xyz\n")
+        code, said, data = self.grade(ROOT, tree=sub)
+        self.assertEqual(code, 2)
+        self.assertIn("LAB=n: which lab to grade", said)
+        self.assertIn("says 'xyz', which names no lab", said)
+        self.assertEqual((data["score"], data["tests"]), (0, []))
+
+
+class GradeAll(unittest.TestCase):
+    """make grade-all: each submission graded or refused, and the next one
+    graded after it whatever happened."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.subs = os.path.join(self.tmp.name, "subs")
+        for patch in (mock.patch.object(grade, "GRADING_TREE",
+                                        os.path.join(self.tmp.name, "grade-tree")),
+                      mock.patch.object(labs, "copy_build_folder"),
+                      mock.patch.object(grade, "grade_arch", side_effect=self.judged)):
+            patch.start()
+            self.addCleanup(patch.stop)
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(ROOT)
+
+    @staticmethod
+    def judged(root, arch, lab, checks, accel, case_timeout, say):
+        """grade_arch without building: a mutex.c that says so does not build."""
+        with open(os.path.join(root, Refused.MUTEX), encoding="utf-8") as f:
+            if "does not build" in f.read():
+                return grade.BuildError(build.BuildConfig(arch.name, "native"),
+                                        "mutex.c:1: error: no", "l")
+        return [grade.Outcome(c, arch.name, True, "ok") for c in checks
+                if c.runs_on(arch.name)]
+
+    def submission(self, name, lab_file=b"3\n", mutex=b"/* mine */\n"):
+        sub = os.path.join(self.subs, name)
+        for path, data in (("LAB", lab_file), (Refused.MUTEX, mutex),
+                           ("answers.md", b"# answers\n")):
+            os.makedirs(os.path.dirname(os.path.join(sub, path)), exist_ok=True)
+            with open(os.path.join(sub, path), "wb") as f:
+                f.write(data)
+        return sub
+
+    def test_every_submission_graded_whatever_the_one_before(self):
+        self.submission("a-binary-lab", lab_file=b"\xff\xfe\x00")
+        farm = self.submission("b-farm")
+        os.remove(os.path.join(farm, Refused.MUTEX))
+        os.symlink(os.path.join(ROOT, Refused.MUTEX), os.path.join(farm, Refused.MUTEX))
+        with open(os.path.join(farm, "results.json"), "w", encoding="utf-8") as f:
+            json.dump({"score": 87, "tests": []}, f)
+        victim = os.path.join(self.tmp.name, "victim")
+        with open(victim, "w", encoding="utf-8") as f:
+            f.write("keep")
+        os.symlink(victim, os.path.join(farm, "grade.txt"))
+        self.submission("c-no-build", mutex=b"/* does not build */\n")
+        self.submission("d-junk-lab", lab_file=b"xyz\n")
+        elsewhere = self.submission("../elsewhere")
+        os.symlink(elsewhere, os.path.join(self.subs, "e-link"))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            code = main.cmd_grade_all(None, ARCHES, grade_args(
+                lab="3", submissions=self.subs, arch=["i386"]))
+        said = out.getvalue()
+        self.assertEqual(code, 2)
+        self.assertNotIn("Traceback", said)
+        for line in ("a-binary-lab: Score: 24/24", "b-farm: Score: 0/24 (nothing graded",
+                     "c-no-build: Score: 0/24 (nothing graded", "d-junk-lab: Score: 24/24",
+                     "e-link: not graded"):
+            self.assertIn(line, said)
+        with open(victim, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "keep")
+        with open(os.path.join(farm, "grade.txt"), encoding="utf-8") as f:
+            self.assertIn("leads out of the submission", f.read())
+        with open(os.path.join(self.subs, "a-binary-lab", "grade.txt"), encoding="utf-8") as f:
+            self.assertIn("LAB is not text", f.read())
+        # A folder that is a link is not graded, nor written into.
+        self.assertEqual(sorted(os.listdir(elsewhere)), ["LAB", "answers.md", "kernel"])
 
 
 if __name__ == "__main__":
