@@ -24,10 +24,8 @@ tree, whatever the current folder.
 """
 
 import argparse
-import glob
 import json
 import os
-import shutil
 import signal
 import sys
 import traceback
@@ -492,20 +490,6 @@ def _lab_arches(ap, lab, values):
     return names
 
 
-def _keep_logs(tree):
-    """Copy the grade's build and boot logs into the submission's grade-logs/.
-
-    The next submission's grade reuses the folder they are in.
-    """
-    keep = os.path.join(tree, "grade-logs")
-    grade.forget(keep)
-    os.makedirs(keep)
-    pattern = os.path.join(grade.GRADING_TREE, "build", "**", "*grade*.log")
-    for log in glob.glob(pattern, recursive=True):
-        name = os.path.relpath(log, os.path.join(grade.GRADING_TREE, "build"))
-        shutil.copy(log, os.path.join(keep, name.replace(os.sep, "-")))
-
-
 def _score_line(tree, code):
     """A submission's line of grade-all: its score, and whether it was graded."""
     if code is None:
@@ -522,7 +506,7 @@ def _score_line(tree, code):
 
 def _grade_one(arches, lab, tree, names, accel):
     """Grade the submission at tree into its grade.txt, results.json and
-    grade-logs/; the exit code of its grade, None if it broke."""
+    grade-logs/ (grade.LOGS); the exit code of its grade, None if it broke."""
     if os.path.islink(tree):
         # Its results would be written wherever it leads.
         print(f"grade-all: {tree}: a symbolic link, not a submission's folder; "
@@ -533,10 +517,8 @@ def _grade_one(arches, lab, tree, names, accel):
             def say(text):
                 out.write(text + "\n")
                 out.flush()
-            code = grade.run_submission(".", arches, lab, tree, names, accel,
+            return grade.run_submission(".", arches, lab, tree, names, accel,
                                         os.path.join(tree, "results.json"), say)
-            _keep_logs(tree)
-            return code
     except OSError as e:
         print(f"grade-all: {tree}: not graded: {e}", file=sys.stderr)
     except Exception:

@@ -18,6 +18,7 @@ marks, 1 partial, 2 nothing graded (a build error, or bad input).
 
 import fcntl
 import fnmatch
+import glob
 import json
 import os
 import re
@@ -57,17 +58,26 @@ BENCH_DONE = 5
 
 
 class Outcome:
-    """One check on one arch: points earned and what the student should read."""
+    """One check on one arch: points earned and what the student should read.
 
-    def __init__(self, check, arch, ok, output):
+    log: the log that output cites as "(log: cited)", if any.
+    """
+
+    def __init__(self, check, arch, ok, output, log=None):
         self.name = f"{check.name} [{arch}]"
         self.max_score = check.points
         self.score = check.points if ok else 0
         self.output = output
+        self.log = self.cited = log
 
     def ok_output(self):
-        """(passed, output): what judged it."""
-        return self.score == self.max_score, self.output
+        """(passed, output, log): what judged it."""
+        return self.score == self.max_score, self.output, self.log
+
+    def cite(self, log, cited):
+        """Cite the copy at log of the log its output cites, as cited."""
+        self.output = self.output.replace(f"(log: {self.cited})", f"(log: {cited})")
+        self.log, self.cited = log, cited
 
     def line(self):
         verdict = "OK" if self.score == self.max_score else "FAIL"
@@ -201,11 +211,13 @@ def say_on_terminal(text):
 
 
 def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
-        student=None, case_timeout=CASE_TIMEOUT, say=say_on_terminal):
+        student=None, case_timeout=CASE_TIMEOUT, say=say_on_terminal, shown=None):
     """Grade lab on its arches (or names of them); the exit code.
 
     case_timeout: the seconds a case may take, what a stub that made it
     wait for ever costs. say: what prints each line of the report.
+    shown: what makes the outcomes ones the student can follow, before
+    they are said (a submission's: its logs in the student's folder).
     """
     forget(results_path)
     if student is None:
@@ -217,13 +229,18 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
                               say, case_timeout)
     checks = lab.checks_for(student)
     names = names or lab.arches
-    outcomes = []
+    outcomes, failed = [], None
     for name in names:
         got = grade_arch(root, arches[name], lab, checks, accel, case_timeout, say)
         if isinstance(got, BuildError):
-            return report_not_graded(lab, checks, names, got.text, results_path, say,
-                                     "fix the build and grade again")
+            failed = got
+            outcomes = failed_outcomes(checks, names, got.text, got.log)
+            break
         outcomes += got
+    outcomes = shown(outcomes) if shown else outcomes
+    if failed:
+        return report_not_graded(lab, outcomes, results_path, say,
+                                 "fix the build and grade again")
     return report(lab, outcomes, results_path, say)
 
 
@@ -252,14 +269,16 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
 
 def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, say,
                     case_timeout):
-    # Nothing of the last submission's grade may pass for this one's.
+    # Nothing of the last submission's grade may pass for this one's, nor
+    # of this submission's last grade.
     shutil.rmtree(dest, ignore_errors=True)
     try:
+        forget(os.path.join(tree, LOGS))
         notes = labs.grading_tree(root, tree, lab, dest)
     except (labs.LabError, OSError) as e:
-        return report_not_graded(lab, lab.checks, names or lab.arches,
-                                 f"{tree}: not graded: {e}", results_path, say,
-                                 "none of the submission's files was built")
+        why = f"{tree}: not graded: {e}"
+        return report_not_graded(lab, failed_outcomes(lab.checks, names or lab.arches, why),
+                                 results_path, say, "none of the submission's files was built")
     notes += filter(None, [lab_file_note(tree, lab)])
     for name in names or lab.arches:
         for cfg in {c.build(name) for c in lab.checks} | {BuildConfig(name, "native")}:
@@ -269,7 +288,40 @@ def _run_submission(root, arches, lab, tree, dest, names, accel, results_path, s
     for note in notes:
         say(f"grade: {note}")
     return run(dest, arches, lab, names, accel, results_path, student=False,
-               case_timeout=case_timeout, say=say)
+               case_timeout=case_timeout, say=say,
+               shown=lambda outcomes: keep_logs(dest, tree, outcomes, say))
+
+
+# Where a submission's grade leaves its build and boot logs, in the
+# submission's folder: the student gets that folder back (grade-all), and
+# the outputs cite them there, never in the grading tree.
+LOGS = "grade-logs"
+
+
+def keep_logs(dest, tree, outcomes, say):
+    """Copy the logs of the grade in the grading tree dest into the
+    submission's LOGS folder; outcomes that cite the copies, and name the
+    files of dest by their path in a lab tree."""
+    keep = os.path.join(tree, LOGS)
+    copies = {}
+    try:
+        os.makedirs(keep)
+        for log in glob.glob(os.path.join(dest, "build", "**", "*.log"), recursive=True):
+            name = os.path.relpath(log, os.path.join(dest, "build")).replace(os.sep, "-")
+            shutil.copyfile(log, os.path.join(keep, name))
+            copies[os.path.abspath(log)] = name
+    except OSError as e:
+        say(f"grade: the logs stay in the instructor's tree: {e}")
+    prefixes = sorted({os.path.join(d, "") for d in (dest, os.path.normpath(dest),
+                                                      os.path.abspath(dest))},
+                      key=len, reverse=True)
+    for o in outcomes:
+        name = copies.get(os.path.abspath(o.log)) if o.log else None
+        if name:
+            o.cite(os.path.join(keep, name), f"{LOGS}/{name}")
+        for prefix in prefixes:
+            o.output = o.output.replace(prefix, "")
+    return outcomes
 
 
 def lab_file_note(tree, lab):
@@ -291,6 +343,7 @@ class BuildError:
 
     def __init__(self, cfg, first_error, log):
         self.text = f"{cfg.label()} does not build: {first_error} (log: {log})"
+        self.log = log
 
 
 def build_for_grade(root, cfg):
@@ -384,8 +437,8 @@ def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say,
     say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
     result = run_spec(root, arch, spec, accel)
     diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
-    return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags))
-            for check in booted]
+    return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags),
+                    log=result.log) for check in booted]
 
 
 def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
@@ -403,14 +456,14 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
     outcomes, reference_ok = [], None
     try:
         for check in sorted(planted, key=lambda c: bool(c.planted)):
-            ok, output = run_planted(root, arch, lab, cfg, check, accel,
-                                     case_timeout, say, target)
+            ok, output, log = run_planted(root, arch, lab, cfg, check, accel,
+                                          case_timeout, say, target)
             if not check.planted:
                 reference_ok = ok
             elif reference_ok is False:
                 ok, output = False, "your tests fail on the correct version: " \
                     "catching a wrong one counts only when they pass on it"
-            outcomes.append(Outcome(check, arch.name, ok, output))
+            outcomes.append(Outcome(check, arch.name, ok, output, log))
     finally:
         with open(target, "wb") as f:
             f.write(students)
@@ -418,59 +471,58 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
 
 
 def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
-    """(ok, output) of the student's tests booted with one planted version."""
+    """(ok, output, log) of the student's tests booted with one planted version."""
     source = labs.planted_source(root, check.planted)
     if not os.path.isfile(source):
-        return False, f"{source}: no planted version (grade from the instructor's tree)"
+        return False, f"{source}: no planted version (grade from the instructor's tree)", None
     shutil.copyfile(source, target)
     failed = build_for_grade(root, cfg)
     if failed:
-        return False, failed.text
+        return False, failed.text, failed.log
     say(f"grade: lab {lab.number}, {cfg.label()}: planted "
         f"'{check.planted or 'reference'}', booting test={check.tests}")
-    ok, output = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
-                            lambda text: None,
-                            f"planted-{check.planted or 'reference'}")[0].ok_output()
+    ok, output, log = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
+                                 lambda text: None,
+                                 f"planted-{check.planted or 'reference'}")[0].ok_output()
     if not check.planted:
-        return ok, output
+        return ok, output, log
     if ok:
         return False, f"your tests pass on it: {os.path.basename(source)} " \
-            f"({check.name.split(': ', 1)[-1]})"
-    return True, "your tests fail on it"
+            f"({check.name.split(': ', 1)[-1]})", None
+    return True, "your tests fail on it", log
 
 
 def run_bench(root, arch, accel, say):
-    """(ok, output): a short benchmark boot of the native build ends well."""
+    """(ok, output, log): a short benchmark boot of the native build ends well."""
     cfg = BuildConfig(arch.name, "native")
     failed = build_for_grade(root, cfg)
     if failed:
-        return False, failed.text
+        return False, failed.text, failed.log
     spec = BootSpec("lab8-bench", cfg, arch.boot_image, GRADE_CPUS, BENCH_APPEND,
                     BOOT_TIMEOUT)
     say(f"grade: lab 8, {cfg.label()}: {BENCH_APPEND}")
     result = run_spec(root, arch, spec, accel)
     if result.status != BENCH_DONE:
-        return False, f"the benchmark boot ended with status {result.status} (log: {result.log})"
+        return False, f"the benchmark boot ended with status {result.status} " \
+            f"(log: {result.log})", result.log
     rows, _ = bench.parse_log(result.log, arch.name, GRADE_CPUS)
     if not any(r["kind"] == "vfs-ratio" for r in rows):
-        return False, f"no 'bench: vfs-ratio' line (log: {result.log})"
-    return True, "the VFS test ran with the semaphore and the mutex"
+        return False, f"no 'bench: vfs-ratio' line (log: {result.log})", result.log
+    return True, "the VFS test ran with the semaphore and the mutex", result.log
 
 
-def report_not_graded(lab, checks, names, why, results_path, say, remedy):
-    """Nothing graded: each check 0 on each arch it runs on, why said; exit 2.
-
-    remedy: what to do before grading again.
-    """
-    say(f"grade: {why}")
-    report(lab, failed_outcomes(checks, names, why), results_path, say)
+def report_not_graded(lab, outcomes, results_path, say, remedy):
+    """Nothing graded: outcomes (failed_outcomes()) reported, why said
+    first; exit 2. remedy: what to do before grading again."""
+    say(f"grade: {outcomes[0].output}")
+    report(lab, outcomes, results_path, say)
     say(f"grade: nothing graded: {remedy}")
     return 2
 
 
-def failed_outcomes(checks, names, why):
+def failed_outcomes(checks, names, why, log=None):
     """Each check of checks failed with why on each arch of names it runs on."""
-    return [Outcome(c, name, False, why) for name in names for c in checks
+    return [Outcome(c, name, False, why, log) for name in names for c in checks
             if c.runs_on(name)]
 
 
@@ -499,9 +551,31 @@ def report(lab, outcomes, results_path, say=say_on_terminal):
             said = o.output
     say(f"Score: {score}/{total}")
     if results_path:
-        write_results(results_path, score, outcomes)
+        write_results(results_path, score, outcomes, log_tails(outcomes))
         say(f"results: {results_path}")
     return 0 if score == total else 1
+
+
+# The lines of each log a failed check cites that results.json holds as
+# its output: where it is all the student gets back (Gradescope), they
+# say how a boot ended (a panic and its backtrace) or a build failed.
+LOG_TAIL = 25
+
+
+def log_tails(outcomes):
+    """The last LOG_TAIL lines of each log a failed check cites, or None."""
+    parts = []
+    logs = dict.fromkeys((o.log, o.cited) for o in outcomes
+                         if o.log and o.score < o.max_score)
+    for log, cited in logs:
+        try:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                lines = [line for line in f if not line.startswith("runner: ")]
+        except OSError:
+            continue
+        tail = "".join(lines[-LOG_TAIL:]).strip("\n")
+        parts.append(f"== the end of {cited} ==\n{tail}\n")
+    return "\n".join(parts) or None
 
 
 def write_results(path, score, outcomes, output=None):

@@ -274,11 +274,21 @@ class BinaryFiles(unittest.TestCase):
             with open(path, "wb") as f:
                 f.write(data)
             planted = [c for c in lab.checks if c.kind == "planted"]
-            with mock.patch.object(grade, "run_planted", return_value=(True, "ok")):
+            with mock.patch.object(grade, "run_planted", return_value=(True, "ok", None)):
                 grade.grade_planted(tmp, ARCHES["i386"], lab, None, planted, "tcg", 5,
                                     print)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), data)
+
+
+def write_submission(sub, lab_file=b"3\n", mutex=b"/* mine */\n"):
+    """A lab 3 submission at sub: its LAB file, mutex.c and answers; sub."""
+    for path, data in (("LAB", lab_file), (Refused.MUTEX, mutex),
+                       ("answers.md", b"# answers\n")):
+        os.makedirs(os.path.dirname(os.path.join(sub, path)), exist_ok=True)
+        with open(os.path.join(sub, path), "wb") as f:
+            f.write(data)
+    return sub
 
 
 def grade_args(**given):
@@ -367,13 +377,7 @@ class GradeAll(unittest.TestCase):
                 if c.runs_on(arch.name)]
 
     def submission(self, name, lab_file=b"3\n", mutex=b"/* mine */\n"):
-        sub = os.path.join(self.subs, name)
-        for path, data in (("LAB", lab_file), (Refused.MUTEX, mutex),
-                           ("answers.md", b"# answers\n")):
-            os.makedirs(os.path.dirname(os.path.join(sub, path)), exist_ok=True)
-            with open(os.path.join(sub, path), "wb") as f:
-                f.write(data)
-        return sub
+        return write_submission(os.path.join(self.subs, name), lab_file, mutex)
 
     def test_every_submission_graded_whatever_the_one_before(self):
         self.submission("a-binary-lab", lab_file=b"\xff\xfe\x00")
@@ -409,6 +413,66 @@ class GradeAll(unittest.TestCase):
             self.assertIn("LAB is not text", f.read())
         # A folder that is a link is not graded, nor written into.
         self.assertEqual(sorted(os.listdir(elsewhere)), ["LAB", "answers.md", "kernel"])
+
+
+class StudentLogs(unittest.TestCase):
+    """A submission's logs: in its own folder and results.json, never cited
+    in the instructor's tree."""
+
+    PANIC = "Kernel panic - not syncing: BUG in mutex_unlock"
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.sub = write_submission(os.path.join(self.tmp.name, "sub"))
+        self.results = os.path.join(self.sub, "results.json")
+        for patch in (mock.patch.object(grade, "GRADING_TREE",
+                                        os.path.join(self.tmp.name, "grade-tree")),
+                      mock.patch.object(labs, "copy_build_folder"),
+                      mock.patch.object(grade, "grade_arch", side_effect=self.panicked)):
+            patch.start()
+            self.addCleanup(patch.stop)
+
+    def panicked(self, root, arch, lab, checks, accel, case_timeout, say):
+        """grade_arch as a boot that panicked would end."""
+        log = os.path.join(root, "build", "i386-native", "lab3-grade.log")
+        os.makedirs(os.path.dirname(log))
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(f"    ok 1 api_contract\n{self.PANIC}\nrunner: lab3-grade took 3.0 s\n")
+        elf = os.path.join(root, "build", "i386-native", "kernel.elf")
+        return [grade.Outcome(c, arch.name, False, f"boom (log: {log}) (objdump -d {elf})",
+                              log) for c in checks if c.runs_on(arch.name)]
+
+    def test_the_logs_cited_are_the_students(self):
+        with mock.patch("builtins.print"):
+            code = grade.run_submission(ROOT, ARCHES, labs.get(3), self.sub, ["i386"],
+                                        results_path=self.results)
+        self.assertEqual(code, 1)
+        with open(self.results, encoding="utf-8") as f:
+            data = json.load(f)
+        self.assertEqual(data["tests"][0]["output"],
+                         "boom (log: grade-logs/i386-native-lab3-grade.log) "
+                         "(objdump -d build/i386-native/kernel.elf)")
+        self.assertNotIn("grade-tree", json.dumps(data))
+        self.assertTrue(os.path.isfile(os.path.join(
+            self.sub, "grade-logs", "i386-native-lab3-grade.log")))
+        # What the log says, for a student who gets only results.json.
+        self.assertIn("== the end of grade-logs/i386-native-lab3-grade.log ==\n"
+                      f"    ok 1 api_contract\n{self.PANIC}\n", data["output"])
+        self.assertNotIn("runner:", data["output"])
+
+    def test_a_refused_grade_leaves_no_earlier_logs(self):
+        old = os.path.join(self.sub, "grade-logs", "i386-native-lab3-grade.log")
+        os.makedirs(os.path.dirname(old))
+        with open(old, "w", encoding="utf-8") as f:
+            f.write("an earlier grade's\n")
+        os.remove(os.path.join(self.sub, Refused.MUTEX))
+        os.mkfifo(os.path.join(self.sub, Refused.MUTEX))
+        with mock.patch("builtins.print"):
+            code = grade.run_submission(ROOT, ARCHES, labs.get(3), self.sub, ["i386"],
+                                        results_path=self.results)
+        self.assertEqual(code, 2)
+        self.assertFalse(os.path.exists(os.path.join(self.sub, "grade-logs")))
 
 
 if __name__ == "__main__":
