@@ -123,6 +123,14 @@ class Generator(unittest.TestCase):
                              capture_output=True, text=True, check=True).stdout
         self.assertEqual(len(log.splitlines()), 1)
 
+    def test_what_grading_writes_is_never_committed(self):
+        for tree in (self.tree, ROOT):
+            with self.subTest(tree=tree):
+                ignored = subprocess.run(
+                    ["git", "check-ignore", "results.json", "grade-logs/x.log"],
+                    cwd=tree, capture_output=True, text=True, check=False).stdout
+                self.assertEqual(ignored.split(), ["results.json", "grade-logs/x.log"])
+
     def test_student_tree_cannot_make_labs(self):
         with self.assertRaisesRegex(labs.LabError, "full tree"):
             labs.generate(self.tree, 4, os.path.join(self.tmp.name, "x"))
