@@ -141,7 +141,8 @@ def unreported(globs, result):
 
 
 def failure_lines(log):
-    """{suite.case: the first "# ..." lines before its "not ok"} of a KTAP log."""
+    """{suite.case: the first DIAG_LINES "# ..." lines before its "not ok",
+    and how many more there were} of a KTAP log."""
     found, suite, pending = {}, None, []
     subtest = re.compile(r"^\s*# Subtest: (\S+)")
     diag = re.compile(r"^\s+# (.*)")
@@ -155,13 +156,29 @@ def failure_lines(log):
             m = verdict.match(line)
             if m:
                 if m.group(2) and m.group(1) and suite:
-                    found[f"{suite}.{m.group(3)}"] = pending[:DIAG_LINES]
+                    found[f"{suite}.{m.group(3)}"] = first_lines(pending)
                 pending = []
                 continue
             m = diag.match(line)
             if m:
-                pending.append(m.group(1).strip())
+                add_diag(pending, m.group(1).rstrip())
     return found
+
+
+def add_diag(lines, text):
+    """Add a diagnostic line's text to lines: to the last one if that ends in
+    a backslash, where the kernel went on to this line (print_diag())."""
+    if lines and lines[-1].endswith("\\"):
+        lines[-1] = lines[-1][:-1] + text
+    else:
+        lines.append(text.strip())
+
+
+def first_lines(lines):
+    """The first DIAG_LINES of lines, and a line that says how many more."""
+    more = len(lines) - DIAG_LINES
+    return lines[:DIAG_LINES] + ([f"... and {more} more line(s) in the log"]
+                                 if more > 0 else [])
 
 
 def judge_insns(root, arch, cfg, insns):

@@ -252,6 +252,25 @@ class Grader(unittest.TestCase):
                                    {"string.strcmp_order": ["why it failed"]})
         self.assertIn("string.strcmp_order: why it failed", out.splitlines())
 
+    def test_an_expectation_the_kernel_went_on_with_is_whole(self):
+        # print_diag() breaks a long one over lines ending in a backslash.
+        value = "(current_thread_info()->task)->prio"
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rtmutex\n"
+               f"    1..1\n    # rtmutex_test.c:9: expected {value} == 5, but \\\n"
+               f"    #  {value} == 10 (0xa), 5 == 5 (0x5)\n" +
+               "".join(f"    # rtmutex_test.c:{n}: expected\n" for n in range(10, 17)) +
+               "    not ok 1 chain\nnot ok 1 rtmutex\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "boot.log")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(log)
+            lines = grade.failure_lines(path)["rtmutex.chain"]
+        self.assertEqual(lines[0], f"rtmutex_test.c:9: expected {value} == 5, but  "
+                                   f"{value} == 10 (0xa), 5 == 5 (0x5)")
+        # Past DIAG_LINES, what is left out is said.
+        self.assertEqual(len(lines), grade.DIAG_LINES + 1)
+        self.assertEqual(lines[-1], "... and 2 more line(s) in the log")
+
     def test_an_unprovoked_report_fails_the_debug_builds_checks(self):
         text = OK_LOG.replace("CPU1: idle", "BUG: spinlock not held where it must be on CPU#1")
         result = judge_text(text, 0)
