@@ -12,7 +12,10 @@ per planted version of its code.
 The result is printed as xv6's grader does ("name [arch]: OK (4/4)") with
 "Score: N/M" last, a failed check followed by the expectations that
 failed, and written as Gradescope's results.json. A tree that does not
-build is graded 0 with the compiler's first error. Exit codes: 0 full
+build is graded 0 with the compiler's or linker's first error, and a
+submission with a file grading will not take (labs.submitted_path()) 0
+with why, each check failed on each arch it runs on. A submission's logs
+are copied into its own folder and cited there. Exit codes: 0 full
 marks, 1 partial, 2 nothing graded (a build error, or bad input).
 """
 
