@@ -108,21 +108,29 @@ class StaleResults(unittest.TestCase):
             self.assertFalse(os.path.lexists(path))
 
 
+def fake_grading(test, grade_arch=None):
+    """A temporary folder for test with the grading tree in it, no build
+    folder copied there, and grade_arch faked if given; the folder."""
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    patches = [mock.patch.object(grade, "GRADING_TREE", os.path.join(tmp.name, "grade-tree")),
+               mock.patch.object(labs, "copy_build_folder")]
+    if grade_arch:
+        patches.append(mock.patch.object(grade, "grade_arch", side_effect=grade_arch))
+    for patch in patches:
+        patch.start()
+        test.addCleanup(patch.stop)
+    return tmp.name
+
+
 class Submission(unittest.TestCase):
     """A submission graded from the full tree, in a folder of its own."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.sub = os.path.join(self.tmp.name, "sub")
+        self.tmp = fake_grading(self)
+        self.sub = os.path.join(self.tmp, "sub")
         os.mkdir(self.sub)
-        self.results = os.path.join(self.tmp.name, "results.json")
-        patches = (mock.patch.object(grade, "GRADING_TREE",
-                                     os.path.join(self.tmp.name, "grade-tree")),
-                   mock.patch.object(labs, "copy_build_folder"))
-        for patch in patches:
-            patch.start()
-            self.addCleanup(patch.stop)
-        self.addCleanup(self.tmp.cleanup)
+        self.results = os.path.join(self.tmp, "results.json")
 
     def write(self, path, data):
         path = os.path.join(self.sub, path)
@@ -241,7 +249,7 @@ class Refused(Submission):
         self.assertIn("answers.md is not a file", said)
 
     def test_results_json_a_link_is_replaced_not_written_through(self):
-        victim = os.path.join(self.tmp.name, "victim")
+        victim = os.path.join(self.tmp, "victim")
         with open(victim, "w", encoding="utf-8") as f:
             f.write("keep")
         os.remove(self.results)
@@ -354,15 +362,8 @@ class GradeAll(unittest.TestCase):
     graded after it whatever happened."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-        self.subs = os.path.join(self.tmp.name, "subs")
-        for patch in (mock.patch.object(grade, "GRADING_TREE",
-                                        os.path.join(self.tmp.name, "grade-tree")),
-                      mock.patch.object(labs, "copy_build_folder"),
-                      mock.patch.object(grade, "grade_arch", side_effect=self.judged)):
-            patch.start()
-            self.addCleanup(patch.stop)
+        self.tmp = fake_grading(self, self.judged)
+        self.subs = os.path.join(self.tmp, "subs")
         self.addCleanup(os.chdir, os.getcwd())
         os.chdir(ROOT)
 
@@ -386,7 +387,7 @@ class GradeAll(unittest.TestCase):
         os.symlink(os.path.join(ROOT, Refused.MUTEX), os.path.join(farm, Refused.MUTEX))
         with open(os.path.join(farm, "results.json"), "w", encoding="utf-8") as f:
             json.dump({"score": 87, "tests": []}, f)
-        victim = os.path.join(self.tmp.name, "victim")
+        victim = os.path.join(self.tmp, "victim")
         with open(victim, "w", encoding="utf-8") as f:
             f.write("keep")
         os.symlink(victim, os.path.join(farm, "grade.txt"))
@@ -422,16 +423,9 @@ class StudentLogs(unittest.TestCase):
     PANIC = "Kernel panic - not syncing: BUG in mutex_unlock"
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-        self.sub = write_submission(os.path.join(self.tmp.name, "sub"))
+        self.tmp = fake_grading(self, self.panicked)
+        self.sub = write_submission(os.path.join(self.tmp, "sub"))
         self.results = os.path.join(self.sub, "results.json")
-        for patch in (mock.patch.object(grade, "GRADING_TREE",
-                                        os.path.join(self.tmp.name, "grade-tree")),
-                      mock.patch.object(labs, "copy_build_folder"),
-                      mock.patch.object(grade, "grade_arch", side_effect=self.panicked)):
-            patch.start()
-            self.addCleanup(patch.stop)
 
     def panicked(self, root, arch, lab, checks, accel, case_timeout, say):
         """grade_arch as a boot that panicked would end."""
