@@ -313,7 +313,7 @@ def student_lab(root):
     """
     if not is_student_tree(root):
         return None
-    return read_lab_file(os.path.join(root, LAB_FILE))
+    return read_lab_file(os.path.normpath(os.path.join(root, LAB_FILE)))
 
 
 def read_lab_file(path):
