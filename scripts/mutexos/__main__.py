@@ -548,7 +548,7 @@ def cmd_grade_all(ap, arches, opts):
         ungraded += code not in (0, 1)
         print(f"{sub}: {_score_line(tree, code)}", flush=True)
     print(f"grade-all: lab {lab.number}, {len(subs)} submission(s) in {folder}; "
-          f"each has grade.txt, results.json and grade-logs/")
+          f"each has grade.txt, results.json and, if it was built, grade-logs/")
     return 2 if ungraded else 0
 
 
