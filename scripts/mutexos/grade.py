@@ -19,6 +19,7 @@ are copied into its own folder and cited there. Exit codes: 0 full
 marks, 1 partial, 2 nothing graded (a build error, or bad input).
 """
 
+import collections
 import fcntl
 import fnmatch
 import glob
@@ -590,10 +591,11 @@ def log_tails(outcomes):
     for log, cited in logs:
         try:
             with open(log, encoding="utf-8", errors="replace") as f:
-                lines = [line for line in f if not line.startswith("runner: ")]
+                lines = collections.deque((line for line in f
+                                           if not line.startswith("runner: ")), LOG_TAIL)
         except OSError:
             continue
-        tail = "".join(lines[-LOG_TAIL:]).strip("\n")
+        tail = "".join(lines).strip("\n")
         parts.append(f"== the end of {cited} ==\n{tail}\n")
     return "\n".join(parts) or None
 
