@@ -119,6 +119,30 @@ static void info_is_a_diagnostic(struct kunit *test)
 						"    # kunit_info says 42\n"));
 }
 
+/*
+ * A diagnostic as long as the longest expectation's (an operand's text,
+ * macros expanded, twice, then the values) is printed whole, over lines
+ * that end in a backslash where it goes on; the values end it.
+ */
+static void long_diagnostic_is_whole(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_info(test, "%01400d, but value == 12345\n", 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "0000\\\n    # 0000"));
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "0, but value == 12345\n"));
+}
+
+/* One too long for any buffer says so, never ends unmarked. */
+static void cut_diagnostic_says_so(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	kunit_info(test, "%04000d, but value == 12345", 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "more characters cut]\n"));
+	KUNIT_EXPECT_FALSE(test, printk_log_find(pos, "value == 12345"));
+}
+
 /* Each case gets its own priv, which exit checks and frees. */
 static int selftest_init(struct kunit *test)
 {
@@ -157,6 +181,8 @@ static struct kunit_case kunit_cases[] = {
 	KUNIT_CASE(suite_init_seen),
 	KUNIT_CASE(runs_in_own_thread),
 	KUNIT_CASE(info_is_a_diagnostic),
+	KUNIT_CASE(long_diagnostic_is_whole),
+	KUNIT_CASE(cut_diagnostic_says_so),
 	{}
 };
 

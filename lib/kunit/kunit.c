@@ -60,15 +60,54 @@ static struct kunit_run *to_run(struct kunit *test)
 	return container_of(test, struct kunit_run, test);
 }
 
-/* One "    # ..." line, whether or not the message ends in a newline. */
+/*
+ * The longest diagnostic printed whole. An expectation names each operand
+ * twice, as the compiler sees it, macros expanded: one on the result of
+ * wait_event_timeout() takes about 1400 characters, its values last.
+ */
+#define DIAG_MAX	2048
+/*
+ * Characters of a diagnostic on one "    # " line: a longer one goes on
+ * over the next lines, each line it goes on from ending in a backslash.
+ * One line must fit printk()'s buffer, which cuts what does not.
+ */
+#define DIAG_LINE	240
+
+/*
+ * A buffer per CPU, used with interrupts off: a case and the threads it
+ * started may fail on several CPUs at once, and DIAG_MAX would take a
+ * quarter of an 8 KB stack.
+ */
+static char diag_buf[CONFIG_NR_CPUS][DIAG_MAX];
+
+/*
+ * One diagnostic, as "    # ..." lines, whether or not the message ends
+ * in a newline. A message over DIAG_MAX says how much of it was cut.
+ */
 static void print_diag(const char *where, const char *fmt, va_list args)
 {
-	char msg[160];
-	int len = vscnprintf(msg, sizeof(msg), fmt, args);
+	unsigned long flags;
+	char *msg, cut[40] = "";
+	int len, shown, at = 0;
 
-	if (len && msg[len - 1] == '\n')
-		msg[len - 1] = '\0';
-	printk("    # %s%s\n", where, msg);
+	local_irq_save(flags);
+	msg = diag_buf[smp_processor_id()];
+	len = vsnprintf(msg, DIAG_MAX, fmt, args);
+	shown = min(len, DIAG_MAX - 1);
+	if (shown < len)
+		snprintf(cut, sizeof(cut), " [%d more characters cut]",
+			 len - shown);
+	else if (shown && msg[shown - 1] == '\n')
+		shown--;
+	do {
+		int n = min(shown - at, DIAG_LINE);
+		bool last = at + n == shown;
+
+		printk("    # %s%.*s%s\n", at ? "" : where, n, msg + at,
+		       last ? cut : "\\");
+		at += n;
+	} while (at < shown);
+	local_irq_restore(flags);
 }
 
 static void set_failure(struct kunit *test)

@@ -24,12 +24,11 @@ tree, whatever the current folder.
 """
 
 import argparse
-import glob
 import json
 import os
-import shutil
 import signal
 import sys
+import traceback
 
 from . import arches as arches_mod
 from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
@@ -334,7 +333,7 @@ def cmd_test(ap, arches, opts):
     if opts.load < 0:
         ap.error(f"--load must be 0 or more, not {opts.load}")
     plan = matrix.test_plan(arches, sel, opts.timeout,
-                            with_labs=labs.student_lab(".") is None)
+                            with_labs=not labs.is_student_tree("."))
     with load.cpu_hogs(opts.load):
         return matrix.run_plan(".", arches, plan, opts.jobs, opts.accel)
 
@@ -442,20 +441,17 @@ def cmd_lab(ap, arches, opts):
 
 def cmd_grade(ap, arches, opts):
     """Grade a lab in this tree, or a submission from it (--tree)."""
+    results = os.path.join(START, opts.results) if opts.results else ""
+    # Whatever stops this grade, an earlier one's results must not stay.
+    grade.forget(results)
     try:
-        own = labs.student_lab(".")
-        if opts.tree and own is not None:
-            raise labs.LabError("TREE= is for the full tree, which has the "
-                                "instructor's tests")
-        tree = os.path.join(START, opts.tree) if opts.tree else None
-        if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
-            raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
-        lab = own or _submission_lab(opts.lab, tree)
+        lab, own, tree = _what_to_grade(opts)
     except labs.LabError as e:
         print(f"make grade: {e}", file=sys.stderr)
+        grade.write_not_graded(results, f"not graded: {e}", _named_lab(opts.lab),
+                               student=labs.is_student_tree("."))
         return 2
     names = _lab_arches(ap, lab, opts.arch)
-    results = os.path.join(START, opts.results) if opts.results else ""
     if tree:
         return grade.run_submission(".", arches, lab, tree, names, opts.accel, results)
     if own is not None:
@@ -465,14 +461,40 @@ def cmd_grade(ap, arches, opts):
     return grade.run(".", arches, lab, names, opts.accel, results, own is not None)
 
 
+def _what_to_grade(opts):
+    """(the lab, it if this is a student tree, the submission or None); LabError."""
+    try:
+        own = labs.student_lab(".")
+    except labs.LabError as e:
+        raise labs.LabError(f"{e}; 'git checkout {labs.LAB_FILE}' puts it back") from None
+    if opts.tree and own is not None:
+        raise labs.LabError("TREE= is for the full tree, which has the "
+                            "instructor's tests")
+    tree = os.path.join(START, opts.tree) if opts.tree else None
+    if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
+        raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
+    return own or _submission_lab(opts.lab, tree), own, tree
+
+
 def _submission_lab(number, tree):
     """The lab to grade in the full tree: LAB=, else the submission's LAB file."""
     if number is not None:
         return labs.get(number)
-    lab = labs.student_lab(tree) if tree else None
-    if lab is None:
-        raise labs.LabError("LAB=n: which lab to grade (the full tree has them all)")
-    return lab
+    why = "the full tree has them all"
+    if tree:
+        try:
+            return labs.submission_lab(tree)
+        except labs.LabError as e:
+            why = str(e)
+    raise labs.LabError(f"LAB=n: which lab to grade ({why})")
+
+
+def _named_lab(number):
+    """The lab LAB= names, or None."""
+    try:
+        return labs.get(number)
+    except labs.LabError:
+        return None
 
 
 def _lab_arches(ap, lab, values):
@@ -484,35 +506,48 @@ def _lab_arches(ap, lab, values):
     return names
 
 
-def _keep_logs(tree):
-    """Copy the grade's build and boot logs into the submission's grade-logs/.
-
-    The next submission's grade reuses the folder they are in.
-    """
-    keep = os.path.join(tree, "grade-logs")
-    shutil.rmtree(keep, ignore_errors=True)
-    os.makedirs(keep)
-    pattern = os.path.join(grade.GRADING_TREE, "build", "**", "*grade*.log")
-    for log in glob.glob(pattern, recursive=True):
-        name = os.path.relpath(log, os.path.join(grade.GRADING_TREE, "build"))
-        shutil.copy(log, os.path.join(keep, name.replace(os.sep, "-")))
-
-
 def _score_line(tree, code):
     """A submission's line of grade-all: its score, and whether it was graded."""
     if code is None:
+        return "not graded (see above)"
+    try:
+        with open(os.path.join(tree, "results.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        score, total = data["score"], sum(t["max_score"] for t in data["tests"])
+    except (OSError, ValueError, KeyError, TypeError):
         return "not graded (see grade.txt)"
-    with open(os.path.join(tree, "results.json"), encoding="utf-8") as f:
-        data = json.load(f)
-    total = sum(t["max_score"] for t in data["tests"])
-    what = " (nothing graded: the build failed, see grade.txt)" if code == 2 else ""
-    return f"Score: {data['score']}/{total}{what}"
+    what = " (nothing graded, see grade.txt)" if code not in (0, 1) else ""
+    return f"Score: {score}/{total}{what}"
+
+
+def _grade_one(arches, lab, tree, names, accel):
+    """Grade the submission at tree into its grade.txt, results.json and
+    grade-logs/ (grade.LOGS); the exit code of its grade, None if it broke."""
+    if os.path.islink(tree):
+        # Its results would be written wherever it leads.
+        print(f"grade-all: {tree}: a symbolic link, not a submission's folder; "
+              "not graded", file=sys.stderr)
+        return None
+    try:
+        with grade.new_file(os.path.join(tree, "grade.txt")) as out:
+            def say(text):
+                out.write(text + "\n")
+                out.flush()
+            return grade.run_submission(".", arches, lab, tree, names, accel,
+                                        os.path.join(tree, "results.json"), say)
+    except OSError as e:
+        print(f"grade-all: {tree}: not graded: {e}", file=sys.stderr)
+    except Exception:
+        # A fault of the grader's own: the others are still graded.
+        print(f"grade-all: {tree}: the grader failed:\n{traceback.format_exc()}",
+              file=sys.stderr)
+    return None
 
 
 def cmd_grade_all(ap, arches, opts):
     """Grade every submission in a folder, one at a time, from this tree."""
     try:
-        if labs.student_lab(".") is not None:
+        if labs.is_student_tree("."):
             raise labs.LabError("grade-all runs in the full tree")
         lab = labs.get(opts.lab)
         folder = os.path.join(START, opts.submissions)
@@ -525,21 +560,11 @@ def cmd_grade_all(ap, arches, opts):
     ungraded = 0
     for sub in subs:
         tree = os.path.join(folder, sub)
-        with open(os.path.join(tree, "grade.txt"), "w", encoding="utf-8") as out:
-            def say(text, out=out):
-                out.write(text + "\n")
-                out.flush()
-            try:
-                code = grade.run_submission(".", arches, lab, tree, names, opts.accel,
-                                            os.path.join(tree, "results.json"), say)
-            except labs.LabError as e:
-                say(f"grade: {e}")
-                code = None
+        code = _grade_one(arches, lab, tree, names, opts.accel)
         ungraded += code not in (0, 1)
-        _keep_logs(tree)
         print(f"{sub}: {_score_line(tree, code)}", flush=True)
     print(f"grade-all: lab {lab.number}, {len(subs)} submission(s) in {folder}; "
-          f"each has grade.txt, results.json and grade-logs/")
+          f"each has grade.txt, results.json and, if it was built, grade-logs/")
     return 2 if ungraded else 0
 
 

@@ -27,7 +27,7 @@ NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 def paths(root):
     """(answers.md, bench.log) of the tree at root."""
-    if labs.student_lab(root) is not None:
+    if labs.is_student_tree(root):
         return os.path.join(root, "answers.md"), os.path.join(root, "bench.log")
     base = os.path.join(root, "docs", "labs", "solutions")
     return os.path.join(base, "lab8-answers.md"), os.path.join(base, "lab8-bench.log")
@@ -87,7 +87,8 @@ def judge(root):
     rows, clean = bench.parse_log(log_path, "i386", 0)
     if not clean:
         return False, f"{log_path} is not one whole run that ended well"
-    with open(answers_path, encoding="utf-8") as f:
+    # A byte that is not UTF-8 spoils the figure it is in, not the grade.
+    with open(answers_path, encoding="utf-8", errors="replace") as f:
         problems = compare(f.read(), rows)
     if problems:
         return False, "; ".join(problems)

@@ -37,16 +37,22 @@ from .build import KCSAN, BuildConfig
 
 # The file at the top of a student tree: the number of its lab.
 LAB_FILE = "LAB"
+# A LAB file holds a number and a newline: one longer is not a LAB file,
+# and is never read whole.
+LAB_FILE_MAX = 16
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Every arch of the tree (arch/*/arch.mk), i386 first: labcheck.py grades
 # the wrong solutions on the first, the quickest to boot.
 ALL_ARCHES = tuple(sorted(arches.load_all(ROOT), key=lambda name: name != "i386"))
 X86 = ("i386", "x86_64")
+# Only the full tree has it: a tree without it is a student tree, even
+# one whose LAB file was deleted.
+INSTRUCTOR_PAGE = "docs/labs/instructor.md"
 # Not copied into student trees: instructor-only tests and pages.
 INSTRUCTOR_FILES = (
     "tests/wait_window_test.c",
     "tests/rwsem_test.c",
-    "docs/labs/instructor.md",
+    INSTRUCTOR_PAGE,
     "docs/labs/solutions/",
 )
 
@@ -279,6 +285,10 @@ class LabError(Exception):
     """Bad input to make lab or make grade: the message says what."""
 
 
+class SubmissionError(LabError):
+    """A submission that cannot be graded as handed in: the message says why."""
+
+
 def get(number):
     """The lab numbered number (an int or a string)."""
     try:
@@ -289,13 +299,46 @@ def get(number):
     return lab
 
 
+def is_student_tree(root):
+    """Whether root is a student tree: it has a LAB file, whatever that
+    says, or lacks the page only the full tree has."""
+    return os.path.lexists(os.path.join(root, LAB_FILE)) or \
+        not os.path.exists(os.path.join(root, INSTRUCTOR_PAGE))
+
+
 def student_lab(root):
-    """The lab of the student tree at root, or None for the full tree."""
-    path = os.path.join(root, LAB_FILE)
-    if not os.path.exists(path):
+    """The lab of the student tree at root, or None for the full tree.
+
+    LabError when its LAB file is missing or names no lab.
+    """
+    if not is_student_tree(root):
         return None
-    with open(path, encoding="utf-8") as f:
-        return get(f.read().strip())
+    return read_lab_file(os.path.normpath(os.path.join(root, LAB_FILE)))
+
+
+def read_lab_file(path):
+    """The lab that the LAB file at path names; LabError says what is wrong."""
+    if not os.path.lexists(path):
+        raise LabError(f"{path}: no such file (it holds the lab's number)")
+    if not os.path.isfile(path):
+        raise LabError(f"{path} is not a file (it holds the lab's number)")
+    with open(path, "rb") as f:
+        data = f.read(LAB_FILE_MAX + 1)
+    if len(data) > LAB_FILE_MAX:
+        raise LabError(f"{path} is more than {LAB_FILE_MAX} bytes long: "
+                       "it holds only the lab's number")
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        text = None
+    if not text or not text.isprintable():
+        what = "is empty" if not data.strip() else "is not text"
+        raise LabError(f"{path} {what}: it holds the lab's number")
+    try:
+        return get(text)
+    except LabError:
+        raise LabError(f"{path} says '{text}', which names no lab "
+                       f"(the labs are {', '.join(map(str, LABS))})") from None
 
 
 # ---------------------------------------------------------------- generator
@@ -325,7 +368,7 @@ def generate(root, number, dest):
     place only when complete: an error leaves dest as it was.
     """
     lab = get(number)
-    if student_lab(root) is not None:
+    if is_student_tree(root):
         raise LabError("this is a student tree: make lab runs in the full tree")
     dest = os.path.abspath(dest)
     if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
@@ -407,6 +450,9 @@ def _git_init(work, lab):
 
 
 ANSWERS_FILE = "answers.md"
+# The largest file grading takes from a submission (1 MB): a lab's
+# sources are tens of KB, and bench.log a few.
+SUBMITTED_MAX = 1 << 20
 
 
 def submitted_files(root, lab):
@@ -420,11 +466,21 @@ def grading_tree(root, tree, lab, dest):
 
     dest gets lab's student tree, the instructor's test files, and from
     tree only submitted_files(): its tests, Makefile and scripts are never
-    used. Returns notes for the report (files the submission lacks).
+    used. Returns notes for the report (files the submission lacks);
+    SubmissionError, before dest is touched, for files it will not take
+    (submitted_path()).
     """
     tree = os.path.abspath(tree)
     if not os.path.isdir(tree):
-        raise LabError(f"TREE={tree} is not a folder")
+        raise SubmissionError(f"TREE={tree} is not a folder")
+    found, problems = {}, []
+    for path in submitted_files(root, lab):
+        try:
+            found[path] = submitted_path(tree, path)
+        except SubmissionError as e:
+            problems.append(str(e))
+    if problems:
+        raise SubmissionError("; ".join(problems))
     shutil.rmtree(dest, ignore_errors=True)
     generate(root, lab.number, dest)
     for path in INSTRUCTOR_FILES:
@@ -432,14 +488,46 @@ def grading_tree(root, tree, lab, dest):
             shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
     write_planted(root, lab, dest)
     notes = []
-    for path in submitted_files(root, lab):
-        src = os.path.join(tree, path)
-        if os.path.islink(src) or not os.path.isfile(src):
+    for path, src in found.items():
+        if src is None:
             notes.append(f"{path}: not a file in the submission; graded as handed out")
             continue
         # copyfile, not copy2: a new time, so make rebuilds what it feeds.
         shutil.copyfile(src, os.path.join(dest, path))
     return notes
+
+
+def submission_lab(tree):
+    """The lab that the LAB file of the submission at tree names; LabError
+    says why none does (it has none, it leads out of the submission, ...)."""
+    path = submitted_path(tree, LAB_FILE)
+    if path is None:
+        raise SubmissionError(f"the submission has no {LAB_FILE} file")
+    return read_lab_file(path)
+
+
+def submitted_path(tree, path):
+    """Where file path of the submission at tree really is; None if it has none.
+
+    SubmissionError if it leads out of the submission (a symbolic link to
+    the instructor's reference, say), is not a regular file (a pipe would
+    hang the grade) or is over SUBMITTED_MAX bytes.
+    """
+    top = os.path.realpath(tree)
+    src = os.path.join(top, path)
+    if not os.path.lexists(src):
+        return None
+    real = os.path.realpath(src)
+    if os.path.commonpath([top, real]) != top:
+        raise SubmissionError(f"{path} leads out of the submission, to {real} "
+                              "(a symbolic link): hand in the file itself")
+    if not os.path.isfile(real):
+        raise SubmissionError(f"{path} is not a file")
+    size = os.path.getsize(real)
+    if size > SUBMITTED_MAX:
+        raise SubmissionError(f"{path} is {size} bytes, over the 1 MB "
+                              f"({SUBMITTED_MAX} bytes) a file handed in may have")
+    return real
 
 
 # Where a grade finds the planted versions of a lab's file, by name

@@ -123,6 +123,14 @@ class Generator(unittest.TestCase):
                              capture_output=True, text=True, check=True).stdout
         self.assertEqual(len(log.splitlines()), 1)
 
+    def test_what_grading_writes_is_never_committed(self):
+        for tree in (self.tree, ROOT):
+            with self.subTest(tree=tree):
+                ignored = subprocess.run(
+                    ["git", "check-ignore", "results.json", "grade-logs/x.log"],
+                    cwd=tree, capture_output=True, text=True, check=False).stdout
+                self.assertEqual(ignored.split(), ["results.json", "grade-logs/x.log"])
+
     def test_student_tree_cannot_make_labs(self):
         with self.assertRaisesRegex(labs.LabError, "full tree"):
             labs.generate(self.tree, 4, os.path.join(self.tmp.name, "x"))
@@ -162,6 +170,38 @@ class Generator(unittest.TestCase):
             labs.generate(ROOT, 1, dest)
         self.assertEqual(os.listdir(dest), ["mine"])
         self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".lab-")], [])
+
+
+class LabFile(unittest.TestCase):
+    """A student tree's LAB file: whatever it holds, a LabError that says what."""
+
+    def lab_of(self, data):
+        with tempfile.TemporaryDirectory() as tmp:
+            if data is not None:
+                with open(os.path.join(tmp, "LAB"), "wb") as f:
+                    f.write(data)
+            return labs.student_lab(tmp)
+
+    def test_the_number_names_the_lab(self):
+        self.assertEqual(self.lab_of(b"3\n").number, 3)
+        self.assertEqual(self.lab_of(b" 10 \r\n").number, 10)
+
+    def test_a_bad_lab_file_says_what_is_wrong(self):
+        for data, what in ((b"xyz\n", "says 'xyz', which names no lab"),
+                           (b"11\n", "says '11', which names no lab"),
+                           (b"", "is empty"), (b" \n", "is empty"),
+                           (b"\xff\xfe3\n", "is not text"), (b"3\x00", "is not text"),
+                           (b"3" * 4096, "more than 16 bytes"),
+                           (None, "no such file")):
+            with self.subTest(data=data[:8] if data else data):
+                with self.assertRaisesRegex(labs.LabError, what):
+                    self.lab_of(data)
+
+    def test_only_the_full_tree_is_not_a_student_tree(self):
+        self.assertFalse(labs.is_student_tree(ROOT))
+        self.assertIsNone(labs.student_lab(ROOT))
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertTrue(labs.is_student_tree(tmp))
 
 
 class Grader(unittest.TestCase):
@@ -212,6 +252,25 @@ class Grader(unittest.TestCase):
                                    {"string.strcmp_order": ["why it failed"]})
         self.assertIn("string.strcmp_order: why it failed", out.splitlines())
 
+    def test_an_expectation_the_kernel_went_on_with_is_whole(self):
+        # print_diag() breaks a long one over lines ending in a backslash.
+        value = "(current_thread_info()->task)->prio"
+        log = ("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rtmutex\n"
+               f"    1..1\n    # rtmutex_test.c:9: expected {value} == 5, but \\\n"
+               f"    #  {value} == 10 (0xa), 5 == 5 (0x5)\n" +
+               "".join(f"    # rtmutex_test.c:{n}: expected\n" for n in range(10, 17)) +
+               "    not ok 1 chain\nnot ok 1 rtmutex\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "boot.log")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(log)
+            lines = grade.failure_lines(path)["rtmutex.chain"]
+        self.assertEqual(lines[0], f"rtmutex_test.c:9: expected {value} == 5, but  "
+                                   f"{value} == 10 (0xa), 5 == 5 (0x5)")
+        # Past DIAG_LINES, what is left out is said.
+        self.assertEqual(len(lines), grade.DIAG_LINES + 1)
+        self.assertEqual(lines[-1], "... and 2 more line(s) in the log")
+
     def test_an_unprovoked_report_fails_the_debug_builds_checks(self):
         text = OK_LOG.replace("CPU1: idle", "BUG: spinlock not held where it must be on CPU#1")
         result = judge_text(text, 0)
@@ -250,6 +309,25 @@ class Grader(unittest.TestCase):
         self.assertEqual(data["score"], 0)
         self.assertEqual(len(data["tests"]), 2)
         self.assertIn("x.c:3:1: error: expected ';'", data["tests"][0]["output"])
+
+    def test_a_build_error_is_graded_out_of_the_labs_own_maximum(self):
+        # Lab 3's race detector check runs on i386 alone: 4 * 21 + 3.
+        lab = labs.get(3)
+        failed = grade.BuildError(grade.BuildConfig("i386", "native"), "x.c:1: error: e", "l")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "results.json")
+            with mock.patch.object(grade, "grade_arch", return_value=failed), \
+                    mock.patch("builtins.print"):
+                code = grade.run(tmp, dict.fromkeys(lab.arches), lab, results_path=path,
+                                 student=False)
+            with open(path) as f:
+                data = json.load(f)
+        self.assertEqual(code, 2)
+        self.assertEqual(data["score"], 0)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        names = [t["name"] for t in data["tests"]]
+        self.assertIn("the wait list only under wait_lock (race detector) [i386]", names)
+        self.assertNotIn("the wait list only under wait_lock (race detector) [arm]", names)
 
     def test_a_check_that_selects_nothing_fails(self):
         result = judge_text(OK_LOG, 0)
