@@ -91,7 +91,7 @@ struct task_struct {
 	/* lifetime */
 	struct list_head tasks;		/* on the list of all tasks */
 	int exit_code;
-	struct completion exited;	/* completed by do_exit() */
+	struct completion exited;	/* ended, and off its CPU for good */
 	int (*threadfn)(void *data);
 	void *data;
 	int should_stop;

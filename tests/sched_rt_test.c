@@ -4,10 +4,12 @@
  * Every case checks an order of events, never how long something took:
  * a more urgent task woken runs before its waker goes on, on this CPU
  * and on another; equals run first come first served and FIFO ones are
- * never sliced; SCHED_RR ones take turns; bad input is refused.
+ * never sliced; SCHED_RR ones take turns; bad input is refused; a
+ * join sleeps until the task it joins is off its CPU for good.
  */
 #include <kernel.h>
 #include <sched.h>
+#include <timer.h>
 #include "helpers.h"
 
 /* Generous: only a task that never gets its CPU runs into these. */
@@ -97,6 +99,96 @@ static void woken_higher_preempts_other_cpu(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, oc.spinner_stopped);
 	KUNIT_EXPECT_EQ(test, kthread_join(oc.spinner), 0);
 	KUNIT_EXPECT_EQ(test, kthread_join(oc.high), 0);
+}
+
+/*
+ * FIFO 30 joins FIFO 10 on CPU 0, and FIFO 10 exits: the join must sleep
+ * until the dying task is off its CPU for good. A join that polls for
+ * that instead, woken as the end is told, preempts the dying task on its
+ * way out and keeps it off the CPU for ever. A timer looks every tick
+ * for that state (the end told, the dying task waiting to run, the
+ * joiner running), which must never come; should it come, the timer
+ * records it and lifts the dying task above the joiner, so that the
+ * case ends.
+ */
+struct join_case {
+	struct task_struct *dying, *joiner;
+	struct timer_list watch;
+	bool stop, spun;
+	int code;
+};
+
+static int join_the_dying(void *arg)
+{
+	struct join_case *j = arg;
+
+	j->code = kthread_join(j->dying);
+	return 0;
+}
+
+/* Under task_list_lock: p is not freed while it is on the list. */
+static bool task_listed(struct task_struct *p)
+{
+	struct task_struct *q;
+
+	list_for_each_entry(q, &task_list, tasks)
+		if (q == p)
+			return true;
+	return false;
+}
+
+/* The joiner (alive while the task it reaps is listed) runs, not it. */
+static bool join_keeps_dying_off(struct join_case *j)
+{
+	struct task_struct *d = j->dying;
+
+	return task_listed(d) && completion_done(&d->exited) &&
+	       READ_ONCE(d->on_rq) && !READ_ONCE(d->on_cpu) &&
+	       READ_ONCE(j->joiner->on_cpu);
+}
+
+static void watch_join(struct timer_list *t)
+{
+	struct join_case *j = container_of(t, struct join_case, watch);
+	struct sched_param above = { .sched_priority = 40 };
+
+	if (READ_ONCE(j->stop))
+		return;
+	/* In an interrupt: a reaper holds the lock only with them off. */
+	if (spin_trylock(&task_list_lock)) {
+		if (join_keeps_dying_off(j)) {
+			j->spun = true;
+			sched_setscheduler(j->dying, SCHED_FIFO, &above);
+		}
+		spin_unlock(&task_list_lock);
+	}
+	mod_timer(t, jiffies + 1);
+}
+
+static void join_sleeps_until_off_cpu(struct kunit *test)
+{
+	struct join_case j = {};
+	struct task_struct *t[3] = {};
+
+	j.dying = kthread_create_sched(log_and_exit, (void *)1L, SCHED_FIFO, 10,
+				       0, "rt-dying");
+	KUNIT_ASSERT_NOT_NULL(test, j.dying);
+	j.joiner = kthread_create_sched(join_the_dying, &j, SCHED_FIFO, 30, 0,
+					"rt-joiner");
+	KUNIT_ASSERT_NOT_NULL(test, j.joiner);
+	order_log_init(&rt_log);
+	timer_setup(&j.watch, watch_join, 0);
+	mod_timer(&j.watch, jiffies + 1);
+	/* The joiner first: it is asleep in the join when the other ends. */
+	t[0] = j.joiner;
+	t[1] = j.dying;
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(j.joiner), 0);
+	WRITE_ONCE(j.stop, true);
+	del_timer_sync(&j.watch);
+	KUNIT_EXPECT_FALSE(test, j.spun);
+	KUNIT_EXPECT_EQ(test, j.code, 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 1), 0);
 }
 
 /*
@@ -248,6 +340,7 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(bad_policy_or_priority_refused),
 	KUNIT_CASE(woken_higher_preempts_at_once),
 	KUNIT_CASE(woken_higher_preempts_other_cpu),
+	KUNIT_CASE(join_sleeps_until_off_cpu),
 	KUNIT_CASE(fifo_among_equals),
 	KUNIT_CASE(normal_waits_for_rt),
 	KUNIT_CASE(rr_rotates_equals),

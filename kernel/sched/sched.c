@@ -221,12 +221,22 @@ static void account_switch(struct cpu_rq *rq, struct task_struct *prev)
 	rq->switches++;
 }
 
-/* Runs in the task that a switch continues, with rq_lock still held. */
+/*
+ * Runs in the task that a switch continues, with rq_lock still held. A
+ * task that exited is off its CPU for good only now: its end is told
+ * here, so that whoever waits for it to free its stack sleeps until
+ * then instead of polling, which a reaper more urgent than it would do
+ * for ever on its CPU.
+ */
 static void finish_task_switch(struct task_struct *prev)
 {
+	bool dead = prev->state == EXIT_ZOMBIE;
+
 	prev->on_cpu = 0;
 	arch_spin_unlock(&rq_lock);
 	arch_local_irq_enable();
+	if (dead)
+		complete_all(&prev->exited);
 }
 
 asmlinkage void schedule_tail(struct task_struct *prev)
@@ -538,18 +548,6 @@ bool sched_only_runner(struct task_struct *self)
 	}
 	rq_unlock_irqrestore(flags);
 	return alone;
-}
-
-/* Marks a task that exited as off its CPU for good; for task_reap(). */
-bool task_is_dead(struct task_struct *p)
-{
-	unsigned long flags;
-	bool dead;
-
-	rq_lock_irqsave(&flags);
-	dead = p->state == EXIT_ZOMBIE && !p->on_cpu && !p->on_rq;
-	rq_unlock_irqrestore(flags);
-	return dead;
 }
 
 /* Called with interrupts off by do_exit(): never returns. */
