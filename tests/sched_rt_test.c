@@ -9,7 +9,10 @@
  */
 #include <kernel.h>
 #include <sched.h>
+#include <completion.h>
+#include <semaphore.h>
 #include <timer.h>
+#include <wait.h>
 #include "helpers.h"
 
 /* Generous: only a task that never gets its CPU runs into these. */
@@ -52,6 +55,175 @@ static void woken_higher_preempts_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 2), 1);
 	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 3), 2);
 }
+
+/*
+ * The same, through every way a task is woken under a lock or with
+ * interrupts off: FIFO 30 sleeps in a primitive on CPU 0, and FIFO 10 on
+ * CPU 0 wakes it through that primitive between its events 1 and 3. The
+ * woken task must log 2 before its waker's next event, which it can only
+ * do if the wake path's unlock (interrupts back on, then preemption)
+ * lets it preempt there: else it waits for the next tick.
+ */
+struct wake_case;
+
+struct wake_path {
+	void (*sleep)(struct wake_case *w);
+	void (*wake)(struct wake_case *w);
+};
+
+struct wake_case {
+	const struct wake_path *path;
+	struct task_struct *sleeper;
+	struct completion done;
+	wait_queue_head_t wq;
+	struct semaphore sem;
+	spinlock_t lock;
+	int cond;
+};
+
+static void sleep_on_completion(struct wake_case *w)
+{
+	wait_for_completion(&w->done);
+}
+
+static void wake_by_complete(struct wake_case *w)
+{
+	complete(&w->done);
+}
+
+static void wake_by_complete_all(struct wake_case *w)
+{
+	complete_all(&w->done);
+}
+
+static void sleep_on_queue(struct wake_case *w)
+{
+	wait_event(w->wq, READ_ONCE(w->cond));
+}
+
+static void wake_by_wake_up(struct wake_case *w)
+{
+	WRITE_ONCE(w->cond, 1);
+	wake_up(&w->wq);
+}
+
+static void sleep_on_semaphore(struct wake_case *w)
+{
+	down(&w->sem);
+}
+
+static void wake_by_up(struct wake_case *w)
+{
+	up(&w->sem);
+}
+
+/* The bare sleep, for the wakeups that a caller's own lock surrounds. */
+static void sleep_on_cond(struct wake_case *w)
+{
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(w->cond))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static void wake_under_spin_lock_irq(struct wake_case *w)
+{
+	spin_lock_irq(&w->lock);
+	WRITE_ONCE(w->cond, 1);
+	wake_up_process(w->sleeper);
+	spin_unlock_irq(&w->lock);
+}
+
+static void wake_under_spin_lock_irqsave(struct wake_case *w)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&w->lock, flags);
+	WRITE_ONCE(w->cond, 1);
+	wake_up_process(w->sleeper);
+	spin_unlock_irqrestore(&w->lock, flags);
+}
+
+static void wake_under_local_irq_save(struct wake_case *w)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WRITE_ONCE(w->cond, 1);
+	wake_up_process(w->sleeper);
+	local_irq_restore(flags);
+}
+
+static int wake_case_sleeper(void *arg)
+{
+	struct wake_case *w = arg;
+
+	w->path->sleep(w);
+	order_log_add(&rt_log, 2);
+	return 0;
+}
+
+static int wake_case_waker(void *arg)
+{
+	struct wake_case *w = arg;
+
+	order_log_add(&rt_log, 1);
+	w->path->wake(w);
+	order_log_add(&rt_log, 3);
+	return 0;
+}
+
+static void expect_woken_runs_first(struct kunit *test,
+				    const struct wake_path *path)
+{
+	struct wake_case w = { .path = path };
+	struct task_struct *waker;
+
+	order_log_init(&rt_log);
+	init_completion(&w.done);
+	init_waitqueue_head(&w.wq);
+	sema_init(&w.sem, 0);
+	spin_lock_init(&w.lock);
+	w.sleeper = kthread_create_sched(wake_case_sleeper, &w, SCHED_FIFO, 30,
+					 0, "rt-sleeper");
+	KUNIT_ASSERT_NOT_NULL(test, w.sleeper);
+	wake_up_process(w.sleeper);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w.sleeper, TASK_UNINTERRUPTIBLE,
+					       RT_WAIT_SECS));
+	waker = kthread_create_sched(wake_case_waker, &w, SCHED_FIFO, 10, 0,
+				     "rt-waker");
+	KUNIT_ASSERT_NOT_NULL(test, waker);
+	wake_up_process(waker);
+	KUNIT_EXPECT_EQ(test, kthread_join(waker), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(w.sleeper), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 1), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 2), 1);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 3), 2);
+}
+
+#define WAKE_PATH_CASE(name, sleep_fn, wake_fn)				\
+static void name(struct kunit *test)					\
+{									\
+	static const struct wake_path path = { sleep_fn, wake_fn };	\
+									\
+	expect_woken_runs_first(test, &path);				\
+}
+
+WAKE_PATH_CASE(woken_by_complete_preempts, sleep_on_completion,
+	       wake_by_complete)
+WAKE_PATH_CASE(woken_by_complete_all_preempts, sleep_on_completion,
+	       wake_by_complete_all)
+WAKE_PATH_CASE(woken_by_wake_up_preempts, sleep_on_queue, wake_by_wake_up)
+WAKE_PATH_CASE(woken_by_up_preempts, sleep_on_semaphore, wake_by_up)
+WAKE_PATH_CASE(woken_under_spin_lock_irq_preempts, sleep_on_cond,
+	       wake_under_spin_lock_irq)
+WAKE_PATH_CASE(woken_under_spin_lock_irqsave_preempts, sleep_on_cond,
+	       wake_under_spin_lock_irqsave)
+WAKE_PATH_CASE(woken_under_local_irq_save_preempts, sleep_on_cond,
+	       wake_under_local_irq_save)
 
 static volatile int spin_stop, high_ran;
 
@@ -340,6 +512,13 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(bad_policy_or_priority_refused),
 	KUNIT_CASE(woken_higher_preempts_at_once),
 	KUNIT_CASE(woken_higher_preempts_other_cpu),
+	KUNIT_CASE(woken_by_complete_preempts),
+	KUNIT_CASE(woken_by_complete_all_preempts),
+	KUNIT_CASE(woken_by_wake_up_preempts),
+	KUNIT_CASE(woken_by_up_preempts),
+	KUNIT_CASE(woken_under_spin_lock_irq_preempts),
+	KUNIT_CASE(woken_under_spin_lock_irqsave_preempts),
+	KUNIT_CASE(woken_under_local_irq_save_preempts),
 	KUNIT_CASE(join_sleeps_until_off_cpu),
 	KUNIT_CASE(fifo_among_equals),
 	KUNIT_CASE(normal_waits_for_rt),

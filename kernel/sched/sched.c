@@ -111,13 +111,16 @@ static void resched_curr(unsigned int cpu)
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
+/* This CPU reschedules at the preempt_enable(), another at its IPI. */
 void resched_cpu(unsigned int cpu)
 {
 	unsigned long flags;
 
+	preempt_disable();
 	rq_lock_irqsave(&flags);
 	resched_curr(cpu);
 	rq_unlock_irqrestore(flags);
+	preempt_enable();
 }
 
 /* An idle CPU outranks nothing; one already asked to reschedule is busy. */
