@@ -447,6 +447,73 @@ static void rr_rotates_equals(struct kunit *test)
 }
 
 /*
+ * The same pair, with a FIFO 30 task on CPU 0 that wakes every tick and
+ * preempts whichever runs. A preempted RR task keeps what is left of its
+ * slice, so the pair still takes turns, each within about RR_TIMESLICE
+ * wakeups of the preempter: a slice refilled at every return would never
+ * run out. The preempter counts its wakeups since the last turn began,
+ * and the pair gives up past 3 * RR_TIMESLICE of them.
+ */
+#define RR_STARVED	(3 * RR_TIMESLICE)
+
+static volatile int rr_since_turn, rr_max_since_turn, rr_stop;
+
+static int rr_preempted_worker(void *arg)
+{
+	long me = (long)arg;
+
+	while (READ_ONCE(rr_turns[me]) < RR_TURNS &&
+	       READ_ONCE(rr_since_turn) <= RR_STARVED) {
+		if (READ_ONCE(rr_last) != me) {
+			WRITE_ONCE(rr_last, me);
+			WRITE_ONCE(rr_since_turn, 0);
+			rr_turns[me]++;
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+/* Everything here runs on CPU 0: no other CPU writes these. */
+static int rr_preempter(void *unused)
+{
+	while (!READ_ONCE(rr_stop)) {
+		int n = READ_ONCE(rr_since_turn) + 1;
+
+		WRITE_ONCE(rr_since_turn, n);
+		if (n > rr_max_since_turn)
+			rr_max_since_turn = n;
+		schedule_timeout_uninterruptible(1);
+	}
+	return 0;
+}
+
+static void rr_keeps_its_slice_when_preempted(struct kunit *test)
+{
+	struct task_struct *t[4] = {};
+
+	rr_last = -1;
+	rr_turns[0] = rr_turns[1] = 0;
+	rr_since_turn = rr_max_since_turn = rr_stop = 0;
+	t[0] = kthread_create_sched(rr_preempter, NULL, SCHED_FIFO, 30, 0,
+				    "rt-preempter");
+	KUNIT_ASSERT_NOT_NULL(test, t[0]);
+	for (long i = 0; i < 2; i++) {
+		t[i + 1] = kthread_create_sched(rr_preempted_worker, (void *)i,
+						SCHED_RR, 20, 0, "rt-rr");
+		KUNIT_ASSERT_NOT_NULL(test, t[i + 1]);
+	}
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[1]), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[2]), 0);
+	WRITE_ONCE(rr_stop, 1);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[0]), 0);
+	KUNIT_EXPECT_EQ(test, rr_turns[0], RR_TURNS);
+	KUNIT_EXPECT_GE(test, rr_turns[1], RR_TURNS - 1);
+	KUNIT_EXPECT_LE(test, rr_max_since_turn, RR_STARVED);
+}
+
+/*
  * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
  * after it: the queue is in priority order, not wake order.
  */
@@ -523,6 +590,7 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(fifo_among_equals),
 	KUNIT_CASE(normal_waits_for_rt),
 	KUNIT_CASE(rr_rotates_equals),
+	KUNIT_CASE(rr_keeps_its_slice_when_preempted),
 	{}
 };
 

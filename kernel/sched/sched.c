@@ -275,7 +275,13 @@ static void __schedule(void)
 	if (prev->on_rq && !prev->idle)
 		enqueue(prev, keeps_its_place(prev));
 	next = pick_next(cpu);
-	if (next->time_slice <= 0 || next != prev)
+	/*
+	 * Only a slice that ran out (or a yield, or a new task's) is
+	 * refilled: a task switched back in after a preemption goes on with
+	 * what it had left, or an RR task preempted often enough would never
+	 * give its equals their turn.
+	 */
+	if (next->time_slice <= 0)
 		next->time_slice = task_slice(next);
 
 	if (next == prev) {
