@@ -10,6 +10,7 @@
 #include <kernel.h>
 #include <sched.h>
 #include <completion.h>
+#include <rtmutex.h>
 #include <semaphore.h>
 #include <timer.h>
 #include <wait.h>
@@ -514,6 +515,89 @@ static void rr_keeps_its_slice_when_preempted(struct kunit *test)
 }
 
 /*
+ * A SCHED_NORMAL task that owns an rt-mutex a FIFO 30 task waits for runs
+ * at FIFO 30's priority, and is scheduled by it: like a FIFO task it is
+ * never sliced. So an equal FIFO 30 task queued behind it on CPU 0 runs
+ * only after the unlock (2 after 1), although the owner spins first for
+ * longer than any SCHED_NORMAL slice.
+ */
+#define BOOSTED_SPIN_TICKS	10
+
+struct boosted_case {
+	struct rt_mutex lock;
+	struct task_struct *owner, *waiter, *equal;
+	volatile int locked, go;
+	bool boosted;
+};
+
+static int boosted_owner(void *arg)
+{
+	struct boosted_case *b = arg;
+	unsigned long end;
+
+	rt_mutex_lock(&b->lock);
+	WRITE_ONCE(b->locked, 1);
+	while (!READ_ONCE(b->go))
+		cpu_relax();
+	end = jiffies + BOOSTED_SPIN_TICKS;
+	while (time_before(jiffies, end))
+		cpu_relax();
+	order_log_add(&rt_log, 1);
+	rt_mutex_unlock(&b->lock);
+	return 0;
+}
+
+static int boosting_waiter(void *arg)
+{
+	struct boosted_case *b = arg;
+
+	rt_mutex_lock(&b->lock);
+	rt_mutex_unlock(&b->lock);
+	return 0;
+}
+
+/* As FIFO 50 on CPU 0: every step waits for the one before. */
+static int boost_then_queue_equal(void *arg)
+{
+	struct boosted_case *b = arg;
+
+	wake_up_process(b->owner);
+	if (!wait_for_count(&b->locked, 1, RT_WAIT_SECS))
+		return -ETIMEDOUT;
+	wake_up_process(b->waiter);
+	if (!wait_for_sleep(b->waiter, TASK_UNINTERRUPTIBLE, RT_WAIT_SECS))
+		return -ETIMEDOUT;
+	b->boosted = READ_ONCE(b->owner->prio) == b->waiter->prio;
+	wake_up_process(b->equal);
+	WRITE_ONCE(b->go, 1);
+	return 0;
+}
+
+static void boosted_normal_owner_not_sliced(struct kunit *test)
+{
+	struct boosted_case b = {};
+
+	order_log_init(&rt_log);
+	rt_mutex_init(&b.lock);
+	b.owner = kthread_create_sched(boosted_owner, &b, SCHED_NORMAL, 0, 0,
+				       "owner");
+	b.waiter = kthread_create_sched(boosting_waiter, &b, SCHED_FIFO, 30, 0,
+					"rt-waiter");
+	b.equal = kthread_create_sched(log_and_exit, (void *)2L, SCHED_FIFO,
+				       30, 0, "rt-equal");
+	KUNIT_ASSERT_NOT_NULL(test, b.owner);
+	KUNIT_ASSERT_NOT_NULL(test, b.waiter);
+	KUNIT_ASSERT_NOT_NULL(test, b.equal);
+	KUNIT_EXPECT_EQ(test, run_driver(boost_then_queue_equal, &b), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(b.owner), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(b.waiter), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(b.equal), 0);
+	KUNIT_EXPECT_TRUE(test, b.boosted);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 1), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, 2), 1);
+}
+
+/*
  * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
  * after it: the queue is in priority order, not wake order.
  */
@@ -591,6 +675,7 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(normal_waits_for_rt),
 	KUNIT_CASE(rr_rotates_equals),
 	KUNIT_CASE(rr_keeps_its_slice_when_preempted),
+	KUNIT_CASE(boosted_normal_owner_not_sliced),
 	{}
 };
 

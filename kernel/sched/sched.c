@@ -350,6 +350,18 @@ void preempt_schedule_irq(void)
 	} while (need_resched());
 }
 
+/*
+ * Whether the tick counts p's slice down. By the priority p runs at, as
+ * every scheduling decision: a task at a real-time priority, its own or
+ * one an rt-mutex's waiter lends it, runs until it sleeps, yields or
+ * meets a more urgent task, and only SCHED_RR's own slice ends its turn
+ * early. So a boosted SCHED_NORMAL owner runs as FIFO until it unlocks.
+ */
+static bool sliced(struct task_struct *p)
+{
+	return !rt_task(p) || p->policy == SCHED_RR;
+}
+
 /* From the tick: a request to reschedule unmet for softlockup_secs. */
 static void check_softlockup(struct cpu_rq *rq, struct task_struct *p)
 {
@@ -375,8 +387,7 @@ void scheduler_tick(void)
 		return;
 	}
 	check_softlockup(&cpu_rqs[cpu], p);
-	/* SCHED_FIFO runs until it sleeps, yields or meets a higher task. */
-	if (p->policy != SCHED_FIFO && --p->time_slice <= 0)
+	if (sliced(p) && --p->time_slice <= 0)
 		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
 }
 
