@@ -77,6 +77,7 @@ struct task_struct {
 	int on_cpu;			/* running right now on some CPU */
 	int cpus_allowed;		/* -1: any CPU, else the one CPU */
 	int idle;			/* this CPU's idle task */
+	int lowered;			/* its prio dropped while it ran */
 
 	/* accounting */
 	u64 sum_exec_ns;		/* time on a CPU */

@@ -598,6 +598,115 @@ static void boosted_normal_owner_not_sliced(struct kunit *test)
 }
 
 /*
+ * A running FIFO 30 task on CPU 0 lowers itself to FIFO 20 while a FIFO
+ * 20 task is queued there: it goes behind that equal, as POSIX says of
+ * sched_setscheduler() (1 2 3 4), not back to the head of its new level.
+ */
+static int lower_self_behind(void *equal)
+{
+	struct sched_param sp = { .sched_priority = 20 };
+
+	order_log_add(&rt_log, 1);
+	wake_up_process(equal);
+	order_log_add(&rt_log, 2);
+	sched_setscheduler(current, SCHED_FIFO, &sp);
+	order_log_add(&rt_log, 4);
+	return 0;
+}
+
+static void lowered_goes_behind_its_equals(struct kunit *test)
+{
+	struct task_struct *high, *equal;
+
+	order_log_init(&rt_log);
+	equal = kthread_create_sched(log_and_exit, (void *)3L, SCHED_FIFO, 20,
+				     0, "rt-equal");
+	KUNIT_ASSERT_NOT_NULL(test, equal);
+	high = kthread_create_sched(lower_self_behind, equal, SCHED_FIFO, 30, 0,
+				    "rt-lowered");
+	KUNIT_ASSERT_NOT_NULL(test, high);
+	wake_up_process(high);
+	KUNIT_EXPECT_EQ(test, kthread_join(high), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(equal), 0);
+	for (int i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, i + 1), i);
+}
+
+/*
+ * The same for the end of a boost. FIFO 10 on CPU 0 owns an rt-mutex,
+ * FIFO 30 waits for it, an equal FIFO 10 task is queued behind the owner.
+ * The unlock (1) hands the lock to FIFO 30 (2), and the owner, back at
+ * FIFO 10, goes behind its equal: 3 before 4.
+ */
+struct deboost_case {
+	struct rt_mutex lock;
+	struct task_struct *owner, *waiter, *equal;
+	volatile int locked, go;
+};
+
+static int deboosted_owner(void *arg)
+{
+	struct deboost_case *d = arg;
+
+	rt_mutex_lock(&d->lock);
+	WRITE_ONCE(d->locked, 1);
+	while (!READ_ONCE(d->go))
+		cpu_relax();
+	order_log_add(&rt_log, 1);
+	rt_mutex_unlock(&d->lock);
+	order_log_add(&rt_log, 4);
+	return 0;
+}
+
+static int deboosting_waiter(void *arg)
+{
+	struct deboost_case *d = arg;
+
+	rt_mutex_lock(&d->lock);
+	order_log_add(&rt_log, 2);
+	rt_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int boost_owner_beside_equal(void *arg)
+{
+	struct deboost_case *d = arg;
+
+	wake_up_process(d->owner);
+	if (!wait_for_count(&d->locked, 1, RT_WAIT_SECS))
+		return -ETIMEDOUT;
+	wake_up_process(d->equal);
+	wake_up_process(d->waiter);
+	if (!wait_for_sleep(d->waiter, TASK_UNINTERRUPTIBLE, RT_WAIT_SECS))
+		return -ETIMEDOUT;
+	WRITE_ONCE(d->go, 1);
+	return 0;
+}
+
+static void deboosted_goes_behind_its_equals(struct kunit *test)
+{
+	struct deboost_case d = {};
+
+	order_log_init(&rt_log);
+	rt_mutex_init(&d.lock);
+	d.owner = kthread_create_sched(deboosted_owner, &d, SCHED_FIFO, 10, 0,
+				       "rt-owner");
+	d.waiter = kthread_create_sched(deboosting_waiter, &d, SCHED_FIFO, 30,
+					0, "rt-waiter");
+	d.equal = kthread_create_sched(log_and_exit, (void *)3L, SCHED_FIFO,
+				       10, 0, "rt-equal");
+	KUNIT_ASSERT_NOT_NULL(test, d.owner);
+	KUNIT_ASSERT_NOT_NULL(test, d.waiter);
+	KUNIT_ASSERT_NOT_NULL(test, d.equal);
+	KUNIT_EXPECT_EQ(test, run_driver(boost_owner_beside_equal, &d), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(d.owner), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(d.waiter), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(d.equal), 0);
+	for (int i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, order_log_find(&rt_log, i + 1), i);
+}
+
+/*
  * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
  * after it: the queue is in priority order, not wake order.
  */
@@ -676,6 +785,8 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(rr_rotates_equals),
 	KUNIT_CASE(rr_keeps_its_slice_when_preempted),
 	KUNIT_CASE(boosted_normal_owner_not_sliced),
+	KUNIT_CASE(lowered_goes_behind_its_equals),
+	KUNIT_CASE(deboosted_goes_behind_its_equals),
 	{}
 };
 

@@ -191,11 +191,12 @@ int wake_up_process(struct task_struct *p)
 /*
  * A real-time task that was preempted stays first among its equals, as
  * in Linux; one that used up its SCHED_RR slice or yielded (time_slice
- * 0) goes behind them. SCHED_NORMAL tasks always go to the tail.
+ * 0) goes behind them, and so does one whose priority dropped while it
+ * ran (__set_prio()). SCHED_NORMAL tasks always go to the tail.
  */
 static bool keeps_its_place(struct task_struct *p)
 {
-	return rt_task(p) && p->time_slice > 0;
+	return rt_task(p) && p->time_slice > 0 && !p->lowered;
 }
 
 static struct task_struct *pick_next(unsigned int cpu)
@@ -274,6 +275,7 @@ static void __schedule(void)
 	}
 	if (prev->on_rq && !prev->idle)
 		enqueue(prev, keeps_its_place(prev));
+	prev->lowered = 0;
 	next = pick_next(cpu);
 	/*
 	 * Only a slice that ran out (or a yield, or a new task's) is
@@ -428,8 +430,11 @@ static int normal_prio(struct task_struct *p)
 
 /*
  * Sets what p runs at, under rq_lock: a queued task moves to its new
- * place (behind its new equals), a running one that became less urgent
- * than a queued task makes room, and a more urgent one may preempt.
+ * place (behind its new equals), and a more urgent one may preempt. A
+ * running task made less urgent goes behind its new equals too, as
+ * POSIX has it for sched_setscheduler() and Linux 2.6.18 for that and
+ * the end of a boost: its CPU reschedules, and the switch queues it at
+ * their tail, so an equal that waits runs first.
  */
 static void __set_prio(struct task_struct *p, int prio)
 {
@@ -443,6 +448,7 @@ static void __set_prio(struct task_struct *p, int prio)
 		enqueue(p, false);
 		check_preempt(p);
 	} else if (p->on_cpu && prio > old) {
+		p->lowered = 1;
 		resched_curr(p->thread_info->cpu);
 	}
 }
