@@ -203,6 +203,22 @@ static void leave(struct rt_mutex *lock, struct rt_mutex_waiter *w)
 	}
 }
 
+/*
+ * rt_mutex_lock() of a lock its caller owns can never succeed, and has
+ * no way to say so: the task sleeps for good, as Linux's does. It does
+ * so with nothing queued: a waiter on its own lock would be its own top
+ * waiter, and the unlock loop, finding the lock its own, would return
+ * with the waiter still linked on a frame about to die.
+ */
+static void __noreturn block_for_good(unsigned long flags)
+{
+	pi_unlock_irqrestore(flags);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule();
+	}
+}
+
 static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 {
 	struct rt_mutex_waiter waiter;
@@ -220,11 +236,13 @@ static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 	trace_lock(TRACE_CONTENDED, lock, TRACE_RT_MUTEX);
 	if (chain_closes(lock, &depth)) {
 		rt_mutex_report_deadlock(lock, depth, ip);
-		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
 		if (state == TASK_INTERRUPTIBLE) {
 			pi_unlock_irqrestore(flags);
 			return -EDEADLK;
 		}
+		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
+		if (lock->owner == current)
+			block_for_good(flags);
 	}
 	block_on(lock, &waiter);
 	for (;;) {
