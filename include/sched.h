@@ -102,9 +102,9 @@ struct task_struct {
 	/* priority inheritance (kernel/locking/rtmutex.c), under its pi_lock */
 	struct list_head pi_waiters;	/* top waiters of its rt-mutexes */
 	struct rt_mutex_waiter *pi_blocked_on; /* the rt-mutex it waits for */
+	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 
 #ifdef CONFIG_DEBUG_MUTEXES
-	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 	struct mutex_waiter *blocked_on; /* the mutex it waits for */
 	struct list_head held_locks;	/* mutexes it holds */
 	arch_spinlock_t held_locks_lock; /* whoever changes or walks it */

@@ -28,9 +28,7 @@ struct task_struct init_task = {
 	.on_rq = 0,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 	.pi_waiters = LIST_HEAD_INIT(init_task.pi_waiters),
-#ifdef CONFIG_DEBUG_MUTEXES
 	.held_rt_mutexes = LIST_HEAD_INIT(init_task.held_rt_mutexes),
-#endif
 };
 
 LIST_HEAD(task_list);
@@ -70,10 +68,10 @@ static void task_struct_init(struct task_struct *p, const char *name)
 	p->cpus_allowed = -1;
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->pi_waiters);
+	INIT_LIST_HEAD(&p->held_rt_mutexes);
 	init_completion(&p->exited);
 	strlcpy(p->comm, name, sizeof(p->comm));
 #ifdef CONFIG_DEBUG_MUTEXES
-	INIT_LIST_HEAD(&p->held_rt_mutexes);
 	INIT_LIST_HEAD(&p->held_locks);
 	p->held_locks_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 #endif
