@@ -707,6 +707,71 @@ static void deboosted_goes_behind_its_equals(struct kunit *test)
 }
 
 /*
+ * set_user_nice() changes a task's static_prio and normal_prio together,
+ * under the scheduler's lock: what looks at the task from the scheduler's
+ * side on the same CPU, as an interrupt's wakeup does, never finds one
+ * changed and not the other. A FIFO 10 task on CPU 0 flips the nice of
+ * a SCHED_NORMAL task (never woken) between 5 and -5, and a timer there
+ * compares the two fields at every tick that interrupts the flipping.
+ */
+#define NICE_SAMPLES	200
+
+struct nice_case {
+	struct timer_list watch;
+	struct task_struct *flipper, *p;
+	volatile int samples, torn, stop;
+};
+
+static void watch_nice(struct timer_list *t)
+{
+	struct nice_case *n = container_of(t, struct nice_case, watch);
+
+	if (READ_ONCE(n->stop))
+		return;
+	if (current == n->flipper) {
+		n->samples++;
+		if (n->p->normal_prio != n->p->static_prio)
+			n->torn++;
+	}
+	mod_timer(t, jiffies + 1);
+}
+
+static int flip_nice(void *arg)
+{
+	struct nice_case *n = arg;
+
+	for (int nice = 5; READ_ONCE(n->samples) < NICE_SAMPLES; nice = -nice)
+		set_user_nice(n->p, nice);
+	return 0;
+}
+
+static int nothing_to_do(void *unused)
+{
+	return 0;
+}
+
+static void nice_change_is_atomic(struct kunit *test)
+{
+	struct nice_case n = {};
+
+	n.p = kthread_create(nothing_to_do, NULL, "niced");
+	KUNIT_ASSERT_NOT_NULL(test, n.p);
+	n.flipper = kthread_create_sched(flip_nice, &n, SCHED_FIFO, 10, 0,
+					 "rt-nice");
+	KUNIT_ASSERT_NOT_NULL(test, n.flipper);
+	timer_setup(&n.watch, watch_nice, 0);
+	mod_timer(&n.watch, jiffies + 1);
+	wake_up_process(n.flipper);
+	KUNIT_EXPECT_EQ(test, kthread_join(n.flipper), 0);
+	WRITE_ONCE(n.stop, 1);
+	del_timer_sync(&n.watch);
+	KUNIT_EXPECT_EQ(test, kthread_stop(n.p), 0);
+	kunit_info(test, "%d torn of %d samples", n.torn, n.samples);
+	KUNIT_EXPECT_EQ(test, n.torn, 0);
+	KUNIT_EXPECT_GE(test, n.samples, NICE_SAMPLES);
+}
+
+/*
  * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
  * after it: the queue is in priority order, not wake order.
  */
@@ -787,6 +852,7 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(boosted_normal_owner_not_sliced),
 	KUNIT_CASE(lowered_goes_behind_its_equals),
 	KUNIT_CASE(deboosted_goes_behind_its_equals),
+	KUNIT_CASE(nice_change_is_atomic),
 	{}
 };
 

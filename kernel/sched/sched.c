@@ -464,14 +464,24 @@ void rt_mutex_setprio(struct task_struct *p, int prio)
 	preempt_enable();
 }
 
+/*
+ * Under rq_lock, as sched_setscheduler() writes the policy: normal_prio
+ * is computed from the policy and static_prio, and a change of either
+ * from another CPU, or an interrupt's look at the task in between, would
+ * otherwise find the two out of step.
+ */
 void set_user_nice(struct task_struct *p, int nice)
 {
+	unsigned long flags;
+
 	if (nice < MIN_NICE)
 		nice = MIN_NICE;
 	if (nice > MAX_NICE)
 		nice = MAX_NICE;
+	rq_lock_irqsave(&flags);
 	p->static_prio = DEFAULT_PRIO + nice;
 	p->normal_prio = normal_prio(p);
+	rq_unlock_irqrestore(flags);
 	/* What it runs at follows, unless a waiter boosts it above. */
 	rt_mutex_adjust_pi(p);
 }
