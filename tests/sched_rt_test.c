@@ -772,6 +772,70 @@ static void nice_change_is_atomic(struct kunit *test)
 }
 
 /*
+ * The SCHED_NORMAL slice that docs/scheduler.md states, counted in ticks
+ * of CPU 0 (each adds one to jiffies and takes one from the running
+ * task's slice): two spinners of one nice on CPU 0 take turns, and each
+ * turn, from the tick after which one starts to the tick that ends its
+ * slice, lasts exactly the slice.
+ */
+#define SLICE_SWITCHES	8
+
+struct slice_case {
+	int last, n;
+	unsigned long at[SLICE_SWITCHES];
+};
+
+struct slice_spinner {
+	struct slice_case *c;
+	int me;
+};
+
+static int spin_in_turns(void *arg)
+{
+	struct slice_spinner *s = arg;
+	struct slice_case *c = s->c;
+
+	while (READ_ONCE(c->n) < SLICE_SWITCHES) {
+		if (READ_ONCE(c->last) != s->me) {
+			WRITE_ONCE(c->last, s->me);
+			c->at[c->n] = jiffies;
+			WRITE_ONCE(c->n, c->n + 1);
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+static void expect_slice(struct kunit *test, int nice, unsigned long ticks)
+{
+	struct slice_case c = { .last = -1 };
+	struct slice_spinner s[2] = { { &c, 0 }, { &c, 1 } };
+	struct task_struct *t[3] = {};
+
+	for (int i = 0; i < 2; i++) {
+		t[i] = kthread_create_sched(spin_in_turns, &s[i], SCHED_NORMAL,
+					    0, 0, "spinner");
+		KUNIT_ASSERT_NOT_NULL(test, t[i]);
+		set_user_nice(t[i], nice);
+	}
+	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[0]), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(t[1]), 0);
+	for (int i = 1; i < SLICE_SWITCHES; i++)
+		if (c.at[i] - c.at[i - 1] != ticks)
+			KUNIT_FAIL(test, "nice %d: turn %d lasted %lu ticks, "
+				   "not %lu", nice, i, c.at[i] - c.at[i - 1],
+				   ticks);
+}
+
+static void normal_slice_by_nice(struct kunit *test)
+{
+	expect_slice(test, 0, 2);
+	expect_slice(test, MAX_NICE, 1);
+	expect_slice(test, MIN_NICE, 4);
+}
+
+/*
  * A SCHED_NORMAL task queued on CPU 0 before a FIFO 1 one still runs
  * after it: the queue is in priority order, not wake order.
  */
@@ -853,6 +917,7 @@ static struct kunit_case sched_rt_cases[] = {
 	KUNIT_CASE(lowered_goes_behind_its_equals),
 	KUNIT_CASE(deboosted_goes_behind_its_equals),
 	KUNIT_CASE(nice_change_is_atomic),
+	KUNIT_CASE(normal_slice_by_nice),
 	{}
 };
 

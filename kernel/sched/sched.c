@@ -54,13 +54,20 @@ static void rq_unlock_irqrestore(unsigned long flags)
 	arch_local_irq_restore(flags);
 }
 
-/* The ticks a task runs before the tick asks it to make room. */
+/* A SCHED_NORMAL task's slice at nice 0, in ticks. */
+#define NICE_0_SLICE	2
+
+/*
+ * The ticks a task runs before the tick asks it to make room: 2 from
+ * nice -9 to 9, 1 from nice 10 to 19, 3 from -10 to -19, 4 at -20 (the
+ * division truncates towards 0); SCHED_RR's 100 ms. docs/scheduler.md
+ * states the same, and sched_rt.normal_slice_by_nice counts them.
+ */
 static int task_slice(struct task_struct *p)
 {
 	if (p->policy == SCHED_RR)
 		return RR_TIMESLICE;
-	/* nice 19: 1 tick, nice 0: 2 ticks, nice -20: 4 ticks */
-	return 1 + (DEFAULT_PRIO + 20 - p->static_prio + 9) / 13;
+	return NICE_0_SLICE - (p->static_prio - DEFAULT_PRIO) / 10;
 }
 
 static bool allowed_on(struct task_struct *p, unsigned int cpu)
