@@ -448,7 +448,10 @@ static void rr_rotates_equals(struct kunit *test)
  * slice, so the pair still takes turns, each within about RR_TIMESLICE
  * wakeups of the preempter: a slice refilled at every return would never
  * run out. The preempter counts its wakeups since the last turn began,
- * and the pair gives up past 3 * RR_TIMESLICE of them.
+ * and the pair gives up past 3 * RR_TIMESLICE of them. Only a wakeup from
+ * a real sleep counts: the tick that brings it is one an RR task was
+ * charged, where a tick that came while the preempter still ran (a slow
+ * vCPU) was charged to the preempter.
  */
 #define RR_STARVED	(3 * RR_TIMESLICE)
 
@@ -474,12 +477,16 @@ static int rr_preempted_worker(void *arg)
 static int rr_preempter(void *unused)
 {
 	while (!READ_ONCE(rr_stop)) {
-		int n = READ_ONCE(rr_since_turn) + 1;
+		unsigned long slept = current->nvcsw;
+		int n;
 
+		schedule_timeout_uninterruptible(1);
+		if (current->nvcsw == slept)
+			continue;
+		n = READ_ONCE(rr_since_turn) + 1;
 		WRITE_ONCE(rr_since_turn, n);
 		if (n > rr_max_since_turn)
 			rr_max_since_turn = n;
-		schedule_timeout_uninterruptible(1);
 	}
 	return 0;
 }
