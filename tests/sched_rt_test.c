@@ -443,77 +443,99 @@ static void rr_rotates_equals(struct kunit *test)
 }
 
 /*
- * The same pair, with a FIFO 30 task on CPU 0 that wakes every tick and
- * preempts whichever runs. A preempted RR task keeps what is left of its
- * slice, so the pair still takes turns, each within about RR_TIMESLICE
- * wakeups of the preempter: a slice refilled at every return would never
- * run out. The preempter counts its wakeups since the last turn began,
- * and the pair gives up past 3 * RR_TIMESLICE of them. Only a wakeup from
- * a real sleep counts: the tick that brings it is one an RR task was
- * charged, where a tick that came while the preempter still ran (a slow
- * vCPU) was charged to the preempter.
+ * Two RR 20 tasks on CPU 0 again, and a FIFO 30 task there that sleeps a
+ * tick at a time and preempts whichever runs. A preempted RR task keeps
+ * what is left of its slice, so the two still take turns: the preempter
+ * sees which one each of its wakeups switched out (its nivcsw went up),
+ * and the same one may not come more than about RR_TIMESLICE times in a
+ * row, since each such wakeup came with a tick charged to it. A slice
+ * refilled at every return would never run out. The count is the
+ * scheduler's, not the RR tasks' own: a host that starves the vCPU can
+ * keep them from running a single instruction between two ticks.
  */
-#define RR_STARVED	(3 * RR_TIMESLICE)
+#define RR_PREEMPTER_WAKEUPS	(5 * RR_TIMESLICE)
+#define RR_STARVED		(3 * RR_TIMESLICE)
 
-static volatile int rr_since_turn, rr_max_since_turn, rr_stop;
+struct rr_preempt_case {
+	struct task_struct *rr[2];
+	unsigned long nivcsw[2];
+	int last, in_a_row, most_in_a_row, changes;
+	int done;
+};
 
-static int rr_preempted_worker(void *arg)
+/* 0 or 1: the RR task the wakeup preempted; -1: both were switched. */
+static int rr_switched_out(struct rr_preempt_case *c, int *n)
 {
-	long me = (long)arg;
+	int who = -1;
 
-	while (READ_ONCE(rr_turns[me]) < RR_TURNS &&
-	       READ_ONCE(rr_since_turn) <= RR_STARVED) {
-		if (READ_ONCE(rr_last) != me) {
-			WRITE_ONCE(rr_last, me);
-			WRITE_ONCE(rr_since_turn, 0);
-			rr_turns[me]++;
+	*n = 0;
+	for (int i = 0; i < 2; i++) {
+		unsigned long v = READ_ONCE(c->rr[i]->nivcsw);
+
+		if (v != c->nivcsw[i]) {
+			who = (*n)++ ? -1 : i;
+			c->nivcsw[i] = v;
 		}
-		cpu_relax();
 	}
-	return 0;
+	return who;
 }
 
-/* Everything here runs on CPU 0: no other CPU writes these. */
-static int rr_preempter(void *unused)
+/* One real wakeup of the preempter: counts the same RR task in a row. */
+static void rr_count_wakeup(struct rr_preempt_case *c)
 {
-	while (!READ_ONCE(rr_stop)) {
+	int n, who = rr_switched_out(c, &n);
+
+	if (!n)
+		return;
+	if (who >= 0 && who == c->last) {
+		c->in_a_row++;
+	} else {
+		c->last = who;
+		c->in_a_row = 1;
+		c->changes++;
+	}
+	c->most_in_a_row = max(c->most_in_a_row, c->in_a_row);
+}
+
+/* Runs on CPU 0 with the RR tasks: nothing here races. */
+static int rr_preempter(void *arg)
+{
+	struct rr_preempt_case *c = arg;
+
+	for (int wakeups = 0; wakeups < RR_PREEMPTER_WAKEUPS &&
+			      c->in_a_row <= RR_STARVED;) {
 		unsigned long slept = current->nvcsw;
-		int n;
 
 		schedule_timeout_uninterruptible(1);
+		/* Woken before it slept: that tick was charged to it. */
 		if (current->nvcsw == slept)
 			continue;
-		n = READ_ONCE(rr_since_turn) + 1;
-		WRITE_ONCE(rr_since_turn, n);
-		if (n > rr_max_since_turn)
-			rr_max_since_turn = n;
+		rr_count_wakeup(c);
+		wakeups++;
 	}
+	WRITE_ONCE(c->done, 1);
 	return 0;
 }
 
 static void rr_keeps_its_slice_when_preempted(struct kunit *test)
 {
+	struct rr_preempt_case c = { .last = -1 };
 	struct task_struct *t[4] = {};
 
-	rr_last = -1;
-	rr_turns[0] = rr_turns[1] = 0;
-	rr_since_turn = rr_max_since_turn = rr_stop = 0;
-	t[0] = kthread_create_sched(rr_preempter, NULL, SCHED_FIFO, 30, 0,
+	t[0] = kthread_create_sched(rr_preempter, &c, SCHED_FIFO, 30, 0,
 				    "rt-preempter");
 	KUNIT_ASSERT_NOT_NULL(test, t[0]);
-	for (long i = 0; i < 2; i++) {
-		t[i + 1] = kthread_create_sched(rr_preempted_worker, (void *)i,
-						SCHED_RR, 20, 0, "rt-rr");
-		KUNIT_ASSERT_NOT_NULL(test, t[i + 1]);
+	for (int i = 0; i < 2; i++) {
+		c.rr[i] = kthread_create_sched(spin_until_set, &c.done,
+					       SCHED_RR, 20, 0, "rt-rr");
+		KUNIT_ASSERT_NOT_NULL(test, c.rr[i]);
+		t[i + 1] = c.rr[i];
 	}
 	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(t[1]), 0);
-	KUNIT_EXPECT_EQ(test, kthread_join(t[2]), 0);
-	WRITE_ONCE(rr_stop, 1);
-	KUNIT_EXPECT_EQ(test, kthread_join(t[0]), 0);
-	KUNIT_EXPECT_EQ(test, rr_turns[0], RR_TURNS);
-	KUNIT_EXPECT_GE(test, rr_turns[1], RR_TURNS - 1);
-	KUNIT_EXPECT_LE(test, rr_max_since_turn, RR_STARVED);
+	for (int i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, kthread_join(t[i]), 0);
+	KUNIT_EXPECT_LE(test, c.most_in_a_row, RR_TIMESLICE + 1);
+	KUNIT_EXPECT_GE(test, c.changes, 3);
 }
 
 /*
@@ -726,80 +748,75 @@ static void nice_change_is_atomic(struct kunit *test)
 }
 
 /*
- * The SCHED_NORMAL slice that docs/scheduler.md states, counted in ticks
- * of CPU 0 (each adds one to jiffies and takes one from the running
- * task's slice): two spinners of one nice on CPU 0 take turns, and a turn
- * lasts from the tick after which one starts to the tick that ends its
- * slice. The median turn is judged: a tick that lands between a switch
- * and the spinner's next look (a vCPU the host held up) moves a tick
- * from one turn to the one before.
+ * The SCHED_NORMAL slice that docs/scheduler.md states. Two spinners of
+ * one nice take turns alone on CPU 0, and a timer there counts, over
+ * SLICE_TURNS slices' worth of CPU 0's ticks (each adds one to jiffies
+ * and takes one from the running spinner's slice), the times a spinner
+ * was switched out (its nivcsw): one per slice, give or take one at the
+ * ends. Both counts are the tick's and the scheduler's, not the
+ * spinners' own, which a host that starves the vCPU can keep from
+ * running between two ticks.
  */
-#define SLICE_SWITCHES	10
+#define SLICE_TURNS	12
 
 struct slice_case {
-	int last, n;
-	unsigned long at[SLICE_SWITCHES];
+	struct timer_list timer;
+	struct task_struct *spinner[2];
+	struct completion counted;
+	unsigned long ticks, switches;
+	bool started;
+	int done;
 };
 
-struct slice_spinner {
-	struct slice_case *c;
-	int me;
-};
-
-static int spin_in_turns(void *arg)
+static unsigned long spinner_switches(struct slice_case *c)
 {
-	struct slice_spinner *s = arg;
-	struct slice_case *c = s->c;
-
-	while (READ_ONCE(c->n) < SLICE_SWITCHES) {
-		if (READ_ONCE(c->last) != s->me) {
-			WRITE_ONCE(c->last, s->me);
-			c->at[c->n] = jiffies;
-			WRITE_ONCE(c->n, c->n + 1);
-		}
-		cpu_relax();
-	}
-	return 0;
+	return READ_ONCE(c->spinner[0]->nivcsw) +
+	       READ_ONCE(c->spinner[1]->nivcsw);
 }
 
-/* The median of the turns between the switches, lengths[] sorted. */
-static unsigned long median_turn(struct slice_case *c,
-				 unsigned long *lengths)
+/* On CPU 0's tick, before it charges anyone: the first call starts. */
+static void count_slices(struct timer_list *t)
 {
-	int n = SLICE_SWITCHES - 1;
+	struct slice_case *c = container_of(t, struct slice_case, timer);
 
-	for (int i = 0; i < n; i++) {
-		unsigned long len = c->at[i + 1] - c->at[i];
-		int j = i;
-
-		for (; j > 0 && lengths[j - 1] > len; j--)
-			lengths[j] = lengths[j - 1];
-		lengths[j] = len;
+	if (!c->started) {
+		c->started = true;
+		c->ticks = jiffies;
+		c->switches = spinner_switches(c);
+		mod_timer(t, jiffies + SLICE_TURNS * t->data);
+		return;
 	}
-	return lengths[n / 2];
+	c->ticks = jiffies - c->ticks;
+	c->switches = spinner_switches(c) - c->switches;
+	WRITE_ONCE(c->done, 1);
+	complete(&c->counted);
 }
 
-static void expect_slice(struct kunit *test, int nice, unsigned long ticks)
+static void expect_slice(struct kunit *test, int nice, unsigned long slice)
 {
-	struct slice_case c = { .last = -1 };
-	struct slice_spinner s[2] = { { &c, 0 }, { &c, 1 } };
-	unsigned long len[SLICE_SWITCHES - 1], median;
+	struct slice_case c = {};
 	struct task_struct *t[3] = {};
+	long off;
 
+	init_completion(&c.counted);
 	for (int i = 0; i < 2; i++) {
-		t[i] = kthread_create_sched(spin_in_turns, &s[i], SCHED_NORMAL,
-					    0, 0, "spinner");
+		t[i] = kthread_create_sched(spin_until_set, &c.done,
+					    SCHED_NORMAL, 0, 0, "spinner");
 		KUNIT_ASSERT_NOT_NULL(test, t[i]);
 		set_user_nice(t[i], nice);
+		c.spinner[i] = t[i];
 	}
 	KUNIT_EXPECT_EQ(test, run_driver(wake_all, t), 0);
+	timer_setup(&c.timer, count_slices, 0);
+	c.timer.data = slice;
+	mod_timer(&c.timer, jiffies + 1);
+	wait_for_completion(&c.counted);
 	KUNIT_EXPECT_EQ(test, kthread_join(t[0]), 0);
 	KUNIT_EXPECT_EQ(test, kthread_join(t[1]), 0);
-	median = median_turn(&c, len);
-	if (median != ticks)
-		KUNIT_FAIL(test, "nice %d: turns of %lu to %lu ticks, median "
-			   "%lu, not %lu", nice, len[0],
-			   len[SLICE_SWITCHES - 2], median, ticks);
+	off = (long)(c.switches * slice) - (long)c.ticks;
+	if (off < -(long)slice || off > (long)slice)
+		KUNIT_FAIL(test, "nice %d: %lu switches in %lu ticks, not "
+			   "one every %lu", nice, c.switches, c.ticks, slice);
 }
 
 static void normal_slice_by_nice(struct kunit *test)
