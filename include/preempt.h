@@ -36,10 +36,17 @@ void preempt_schedule(void);
 
 #define preempt_disable()	preempt_count_add(1)
 #define preempt_enable_no_resched()	preempt_count_sub(1)
-#define preempt_enable() do {						\
-	preempt_enable_no_resched();					\
+/*
+ * A preemption point: schedule if this CPU was asked to and may
+ * (preempt_schedule() returns at once with preemption or interrupts off).
+ */
+#define preempt_check_resched() do {					\
 	if (unlikely(test_thread_flag(TIF_NEED_RESCHED)))		\
 		preempt_schedule();					\
+} while (0)
+#define preempt_enable() do {						\
+	preempt_enable_no_resched();					\
+	preempt_check_resched();					\
 } while (0)
 
 #endif

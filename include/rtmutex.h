@@ -26,9 +26,7 @@ struct rt_mutex {
 	struct list_head wait_list;	/* rt_mutex_waiter, by priority */
 	const char *name;		/* for reports, ps and locks */
 	unsigned long acquire_ip;	/* where the owner took it */
-#ifdef CONFIG_DEBUG_MUTEXES
 	struct list_head held_list;	/* on the owner's held_rt_mutexes */
-#endif
 #ifdef CONFIG_PROVE_LOCKING
 	struct lockdep_map dep_map;
 #endif
@@ -43,17 +41,10 @@ struct rt_mutex_waiter {
 	int prio;			/* its task's prio when last queued */
 };
 
-#ifdef CONFIG_DEBUG_MUTEXES
-#define __RT_MUTEX_DEBUG_INIT(lockname) \
-	.held_list = LIST_HEAD_INIT(lockname.held_list),
-#else
-#define __RT_MUTEX_DEBUG_INIT(lockname)
-#endif
-
 #define __RT_MUTEX_INITIALIZER(lockname) {				\
 	.wait_list = LIST_HEAD_INIT(lockname.wait_list),		\
 	.name = #lockname,						\
-	__RT_MUTEX_DEBUG_INIT(lockname)					\
+	.held_list = LIST_HEAD_INIT(lockname.held_list),		\
 	__DEP_MAP_INIT(lockname) }
 
 #define DEFINE_RT_MUTEX(mutexname) \
@@ -91,12 +82,12 @@ const char *rt_mutex_blocked_on(struct task_struct *p);
  * its priority, and in the debug build every rt-mutex each one holds.
  */
 void rt_mutex_show_all(void);
-#ifdef CONFIG_DEBUG_MUTEXES
-/* At exit (current): report and release the rt-mutexes it still holds. */
+/*
+ * At exit (current), in every build: report the rt-mutexes it still
+ * holds and release each as an unlock would, so that no lock is left
+ * naming a task about to be freed.
+ */
 void rt_mutex_check_no_locks_held(struct task_struct *task);
-#else
-#define rt_mutex_check_no_locks_held(task)	do { (void)(task); } while (0)
-#endif
 /* The longest owner chain followed before -EDEADLK (Linux's 1024). */
 extern unsigned int max_lock_depth;
 

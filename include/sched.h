@@ -77,6 +77,7 @@ struct task_struct {
 	int on_cpu;			/* running right now on some CPU */
 	int cpus_allowed;		/* -1: any CPU, else the one CPU */
 	int idle;			/* this CPU's idle task */
+	int lowered;			/* its prio dropped while it ran */
 
 	/* accounting */
 	u64 sum_exec_ns;		/* time on a CPU */
@@ -94,7 +95,7 @@ struct task_struct {
 	/* lifetime */
 	struct list_head tasks;		/* on the list of all tasks */
 	int exit_code;
-	struct completion exited;	/* completed by do_exit() */
+	struct completion exited;	/* ended, and off its CPU for good */
 	int (*threadfn)(void *data);
 	void *data;
 	int should_stop;
@@ -104,9 +105,9 @@ struct task_struct {
 	/* priority inheritance (kernel/locking/rtmutex.c), under its pi_lock */
 	struct list_head pi_waiters;	/* top waiters of its rt-mutexes */
 	struct rt_mutex_waiter *pi_blocked_on; /* the rt-mutex it waits for */
+	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 
 #ifdef CONFIG_DEBUG_MUTEXES
-	struct list_head held_rt_mutexes; /* rt-mutexes it holds */
 	struct mutex_waiter *blocked_on; /* the mutex it waits for */
 	struct list_head held_locks;	/* mutexes it holds */
 	arch_spinlock_t held_locks_lock; /* whoever changes or walks it */

@@ -81,16 +81,22 @@ void _spin_lock_nested(spinlock_t *lock, unsigned int subclass);
 #define spin_trylock(l)		_spin_trylock(l)
 #define spin_unlock(l)		_spin_unlock(l)
 
+/*
+ * The unlocks that turn interrupts back on do that before they enable
+ * preemption, as in Linux: a task woken under the lock then preempts at
+ * the unlock, where the other order would find interrupts still off,
+ * not switch, and leave it to the next tick.
+ */
+void _spin_unlock_irq(spinlock_t *lock);
+void _spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
+
 #define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
-#define spin_unlock_irq(l)	do { spin_unlock(l); local_irq_enable(); } while (0)
+#define spin_unlock_irq(l)	_spin_unlock_irq(l)
 #define spin_lock_irqsave(l, flags) do {				\
 	local_irq_save(flags);						\
 	spin_lock(l);							\
 } while (0)
-#define spin_unlock_irqrestore(l, flags) do {				\
-	spin_unlock(l);							\
-	local_irq_restore(flags);					\
-} while (0)
+#define spin_unlock_irqrestore(l, flags) _spin_unlock_irqrestore(l, flags)
 
 #ifdef CONFIG_DEBUG_SPINLOCK
 /* Counts of each kind of report, so that a test can see that one was made. */

@@ -35,9 +35,9 @@ static void do_exit_code_collected(struct kunit *test)
 	struct task_struct *t = kthread_run(exits_early, NULL, "exiter");
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	/* Told once it is off its CPU for good: a zombie until reaped. */
 	wait_for_completion(&t->exited);
-	msleep(10);
-	KUNIT_EXPECT_EQ(test, task_state_char(t), 'Z');	/* a zombie */
+	KUNIT_EXPECT_EQ(test, task_state_char(t), 'Z');
 	KUNIT_EXPECT_EQ(test, kthread_join(t), 42);
 }
 

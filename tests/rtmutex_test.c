@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <sched.h>
 #include <rtmutex.h>
+#include <mutex.h>
 #include <inversion.h>
 #include "helpers.h"
 
@@ -306,6 +307,67 @@ static void deadlock_refused(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rt_mutex_is_locked(&m1));
 }
 
+/*
+ * rt_mutex_lock() of a lock its caller holds never returns: the task
+ * sleeps for good, as Linux's does, with nothing queued on the lock or
+ * lent to anyone, and the debug build reports the recursion. Another
+ * waiter then still boosts the owner, and leaves on a signal, with no
+ * chain walk through a dead waiter. The task is left asleep for good:
+ * its lock is static for that reason.
+ */
+static DEFINE_RT_MUTEX(recursive_lock);
+static bool recursion_returned;
+
+static int lock_recursively(void *unused)
+{
+	rt_mutex_lock(&recursive_lock);
+	rt_mutex_lock(&recursive_lock);
+	WRITE_ONCE(recursion_returned, true);
+	/* Came back: stay still, unlocking nothing, for the case to see. */
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule();
+	}
+	return 0;
+}
+
+static void recursion_blocks_for_good(struct kunit *test)
+{
+	struct locker l = { .lock = &recursive_lock, .id = 1,
+			    .interruptible = true };
+#ifdef CONFIG_DEBUG_MUTEXES
+	unsigned long before = mutex_debug_reports[MUTEX_BUG_RECURSION];
+#endif
+	struct task_struct *t, *u;
+
+	kunit_expect_reports(test);
+	order_log_init(&log);
+	t = kthread_create_sched(lock_recursively, NULL, SCHED_FIFO, 10, -1,
+				 "rt-recursive");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wake_up_process(t);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(t, TASK_UNINTERRUPTIBLE,
+					       RT_WAIT_SECS));
+	KUNIT_EXPECT_PTR_EQ(test, recursive_lock.owner, t);
+	KUNIT_EXPECT_TRUE(test, list_empty(&recursive_lock.wait_list));
+	KUNIT_EXPECT_TRUE(test, list_empty(&t->pi_waiters));
+	KUNIT_EXPECT_NULL(test, t->pi_blocked_on);
+#ifdef CONFIG_DEBUG_MUTEXES
+	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_RECURSION],
+			before + 1);
+#endif
+	/* A waiter left behind would be walked through below. */
+	KUNIT_ASSERT_FALSE(test, READ_ONCE(recursion_returned));
+	u = block_locker(test, &l, 20);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	KUNIT_EXPECT_EQ(test, t->prio, FIFO_PRIO(20));
+	send_sig(SIGINT, u, 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(u), 0);
+	KUNIT_EXPECT_EQ(test, l.ret, -EINTR);
+	KUNIT_EXPECT_EQ(test, t->prio, FIFO_PRIO(10));
+	KUNIT_EXPECT_PTR_EQ(test, recursive_lock.owner, t);
+}
+
 /* Waits until t has ended or sleeps, blocked; false after RT_WAIT_SECS. */
 static bool ended_or_blocked(struct task_struct *t)
 {
@@ -377,37 +439,64 @@ static void unlock_by_other_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(ta), 0);
 }
 
-#ifdef CONFIG_DEBUG_MUTEXES
-#include <mutex.h>
-#include <timer.h>
+/*
+ * A task that ends holding an rt-mutex, in every build: it is reported,
+ * and the lock goes to its waiter as an unlock would give it, so that
+ * nothing names the freed task: not the lock's owner, not a waiter's
+ * chain walk. (The debug build counts the report.)
+ */
+struct exit_case {
+	struct rt_mutex lock;
+	volatile int locked, go;
+};
 
-static int lock_and_exit(void *lock)
+static int lock_and_exit(void *arg)
 {
-	rt_mutex_lock(lock);
+	struct exit_case *e = arg;
+
+	rt_mutex_lock(&e->lock);
+	WRITE_ONCE(e->locked, 1);
+	wait_for_count(&e->go, 1, RT_WAIT_SECS);
 	return 0;
 }
 
-/*
- * Debug build: a task that ends holding an rt-mutex is reported, and the
- * lock is free again once it is gone.
- */
 static void exit_holding_reported_and_released(struct kunit *test)
 {
+#ifdef CONFIG_DEBUG_MUTEXES
 	unsigned long before = mutex_debug_reports[MUTEX_BUG_EXIT_HELD];
-	struct task_struct *t;
-	DEFINE_RT_MUTEX(m);
+#endif
+	struct task_struct *t, *w, *owner;
+	struct exit_case e = {};
+	struct locker l;
 
 	kunit_expect_reports(test);
-	t = kthread_create_sched(lock_and_exit, &m, SCHED_NORMAL, 0, -1,
+	order_log_init(&log);
+	rt_mutex_init(&e.lock);
+	t = kthread_create_sched(lock_and_exit, &e, SCHED_FIFO, 10, -1,
 				 "rt-exit");
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	wake_up_process(t);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&e.locked, 1, RT_WAIT_SECS));
+	l = (struct locker){ .lock = &e.lock, .id = 1 };
+	w = block_locker(test, &l, 20);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_EQ(test, t->prio, FIFO_PRIO(20));
+	WRITE_ONCE(e.go, 1);
 	KUNIT_EXPECT_EQ(test, kthread_join(t), 0);
+	/* t is freed now: only its address is compared. */
+	owner = READ_ONCE(e.lock.owner);
+	KUNIT_ASSERT_PTR_NE(test, owner, t);
+	KUNIT_EXPECT_EQ(test, kthread_join(w), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&log, 1), 0);
+	KUNIT_EXPECT_FALSE(test, rt_mutex_is_locked(&e.lock));
+#ifdef CONFIG_DEBUG_MUTEXES
 	KUNIT_EXPECT_EQ(test, mutex_debug_reports[MUTEX_BUG_EXIT_HELD],
 			before + 1);
-	KUNIT_ASSERT_EQ(test, rt_mutex_trylock(&m), 1);
-	rt_mutex_unlock(&m);
+#endif
 }
+
+#ifdef CONFIG_DEBUG_MUTEXES
+#include <timer.h>
 
 static DEFINE_RT_MUTEX(irq_rt_lock);
 
@@ -491,10 +580,11 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(donation_lowered_when_waiter_leaves_on_signal),
 	KUNIT_CASE(priority_changed_while_boosted),
 	KUNIT_CASE(deadlock_refused),
+	KUNIT_CASE(recursion_blocks_for_good),
 	KUNIT_CASE(chain_longer_than_bound_refused),
 	KUNIT_CASE(unlock_by_other_refused),
-#ifdef CONFIG_DEBUG_MUTEXES
 	KUNIT_CASE(exit_holding_reported_and_released),
+#ifdef CONFIG_DEBUG_MUTEXES
 	KUNIT_CASE(use_in_irq_refused),
 #endif
 	KUNIT_CASE(inversion_with_mutex),

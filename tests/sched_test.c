@@ -122,10 +122,8 @@ static void accounting(struct kunit *test)
 		busy_before += before.busy_ns;
 	}
 	wake_up_process(t);
+	/* Told after its last switch, which accounts its time. */
 	wait_for_completion(&t->exited);
-	/* Its last switch, which accounts its time, comes after that. */
-	while (READ_ONCE(t->on_cpu) || READ_ONCE(t->on_rq))
-		msleep(1);
 	/* Read before reaping: the task's counters go with it. */
 	KUNIT_EXPECT_GE(test, t->sum_exec_ns, 50 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, t->nvcsw + t->nivcsw, 0);

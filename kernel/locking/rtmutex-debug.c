@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rt-mutex's checks and reports. The debug build keeps each task's
- * held rt-mutexes (for locks, SysRq and the reports) and reports with
- * the mutex debug build's titles and frame (docs/mutex-debug.md); other
- * builds print one line. Everything here runs under rtmutex.c's pi_lock,
- * which also guards every held list.
+ * The rt-mutex's checks and reports. The debug build shows each task's
+ * held rt-mutexes (in locks, SysRq and the reports; every build keeps
+ * the lists, rtmutex.c) and reports with the mutex debug build's titles
+ * and frame (docs/mutex-debug.md); other builds print one line.
+ * Everything here runs under rtmutex.c's pi_lock, which also guards
+ * every held list.
  */
 #include <kernel.h>
 #include <sched.h>
@@ -13,21 +14,6 @@
 #include "rtmutex-debug.h"
 
 #ifdef CONFIG_DEBUG_MUTEXES
-
-void debug_rt_mutex_init(struct rt_mutex *lock)
-{
-	INIT_LIST_HEAD(&lock->held_list);
-}
-
-void debug_rt_mutex_set_owner(struct rt_mutex *lock)
-{
-	list_add_tail(&lock->held_list, &lock->owner->held_rt_mutexes);
-}
-
-void debug_rt_mutex_clear_owner(struct rt_mutex *lock)
-{
-	list_del_init(&lock->held_list);
-}
 
 static void print_rt_lock(struct rt_mutex *lock)
 {
@@ -112,7 +98,7 @@ static bool holds_any(struct task_struct *p)
 
 #else /* !CONFIG_DEBUG_MUTEXES */
 
-/* Only the debug build tracks what each task holds. */
+/* Only the debug build shows what each task holds. */
 static bool holds_any(struct task_struct *p)
 {
 	return false;
@@ -135,6 +121,15 @@ void rt_mutex_report_bad_unlock(struct rt_mutex *lock, unsigned long ip)
 	printk("rt_mutex_unlock: %s/%d at %pS does not own %s (%s), refused\n",
 	       current->comm, current->pid, (void *)ip, lock->name,
 	       lock->owner ? lock->owner->comm : "not locked");
+}
+
+void rt_mutex_report_exit_held(struct task_struct *task)
+{
+	struct rt_mutex *lock;
+
+	list_for_each_entry(lock, &task->held_rt_mutexes, held_list)
+		printk("rt_mutex: %s/%d exited holding %s, released\n",
+		       task->comm, task->pid, lock->name);
 }
 
 #endif

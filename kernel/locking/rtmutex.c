@@ -59,7 +59,7 @@ void __rt_mutex_init(struct rt_mutex *lock, const char *name,
 	INIT_LIST_HEAD(&lock->wait_list);
 	lock->name = name;
 	lock->acquire_ip = 0;
-	debug_rt_mutex_init(lock);
+	INIT_LIST_HEAD(&lock->held_list);
 	lockdep_init_map(&lock->dep_map, key);
 }
 
@@ -166,11 +166,20 @@ static bool chain_closes(struct rt_mutex *lock, unsigned int *depth)
 	return true;
 }
 
+/*
+ * Every build keeps the rt-mutexes each task owns, so that one that
+ * exits holding some can give them up (rt_mutex_check_no_locks_held()).
+ */
+static void set_owner(struct rt_mutex *lock, struct task_struct *owner)
+{
+	lock->owner = owner;
+	list_add_tail(&lock->held_list, &owner->held_rt_mutexes);
+}
+
 static void take(struct rt_mutex *lock, unsigned long ip)
 {
-	lock->owner = current;
+	set_owner(lock, current);
 	lock->acquire_ip = ip;
-	debug_rt_mutex_set_owner(lock);
 	trace_lock(TRACE_ACQUIRED, lock, TRACE_RT_MUTEX);
 }
 
@@ -203,6 +212,22 @@ static void leave(struct rt_mutex *lock, struct rt_mutex_waiter *w)
 	}
 }
 
+/*
+ * rt_mutex_lock() of a lock its caller owns can never succeed, and has
+ * no way to say so: the task sleeps for good, as Linux's does. It does
+ * so with nothing queued: a waiter on its own lock would be its own top
+ * waiter, and the unlock loop, finding the lock its own, would return
+ * with the waiter still linked on a frame about to die.
+ */
+static void __noreturn block_for_good(unsigned long flags)
+{
+	pi_unlock_irqrestore(flags);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule();
+	}
+}
+
 static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 {
 	struct rt_mutex_waiter waiter;
@@ -220,11 +245,13 @@ static int slowlock(struct rt_mutex *lock, long state, unsigned long ip)
 	trace_lock(TRACE_CONTENDED, lock, TRACE_RT_MUTEX);
 	if (chain_closes(lock, &depth)) {
 		rt_mutex_report_deadlock(lock, depth, ip);
-		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
 		if (state == TASK_INTERRUPTIBLE) {
 			pi_unlock_irqrestore(flags);
 			return -EDEADLK;
 		}
+		/* rt_mutex_lock() has no way to say it: it blocks, as Linux. */
+		if (lock->owner == current)
+			block_for_good(flags);
 	}
 	block_on(lock, &waiter);
 	for (;;) {
@@ -304,9 +331,8 @@ static void hand_over(struct rt_mutex *lock, struct rt_mutex_waiter *top)
 	list_del(&top->list_entry);
 	next->pi_blocked_on = NULL;
 	trace_handoff(lock, next, TRACE_RT_MUTEX);
-	lock->owner = next;
+	set_owner(lock, next);
 	update_owner_pi(lock, NULL);
-	debug_rt_mutex_set_owner(lock);
 	propagate(next);
 	wake_up_process(next);
 }
@@ -316,7 +342,7 @@ static void release(struct rt_mutex *lock)
 {
 	struct rt_mutex_waiter *top = top_waiter(lock);
 
-	debug_rt_mutex_clear_owner(lock);
+	list_del_init(&lock->held_list);
 	if (top)
 		hand_over(lock, top);
 	else
@@ -342,11 +368,12 @@ void rt_mutex_unlock(struct rt_mutex *lock)
 	pi_unlock_irqrestore(flags);
 }
 
-#ifdef CONFIG_DEBUG_MUTEXES
 /*
  * A task that exits holding rt-mutexes would leave them locked for ever,
- * and their waiters boosting a task that is gone: report them, then
- * release each as an unlock would.
+ * naming a task about to be freed as their owner: the next task to block
+ * on one would boost it, writing through that pointer, and its waiters
+ * would wait for good. Report them, then release each as an unlock
+ * would, in every build.
  */
 void rt_mutex_check_no_locks_held(struct task_struct *task)
 {
@@ -361,7 +388,6 @@ void rt_mutex_check_no_locks_held(struct task_struct *task)
 					 struct rt_mutex, held_list));
 	pi_unlock_irqrestore(flags);
 }
-#endif
 
 void rt_mutex_adjust_pi(struct task_struct *p)
 {

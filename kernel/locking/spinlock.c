@@ -133,16 +133,20 @@ void _spin_lock_nested(spinlock_t *lock, unsigned int subclass)
 }
 #endif
 
-void _spin_unlock(spinlock_t *lock)
+/*
+ * Lets go of the lock, and says whether the preemption its lock disabled
+ * is the caller's to enable again: the unlocks do that last.
+ */
+static bool spin_release(spinlock_t *lock, unsigned long ip)
 {
 	if (!spin_check_magic(lock))
-		goto out;
-	lock_release(&lock->dep_map, _RET_IP_);
+		return true;
+	lock_release(&lock->dep_map, ip);
 	if (unlikely(lock->owner_cpu < 0)) {
 		/* Nobody took it, so nobody disabled preemption for it. */
 		spin_debug_stats.bad_unlock++;
 		spin_report(lock, "already unlocked");
-		return;
+		return false;
 	}
 	if (unlikely(lock->owner_cpu != (int)smp_processor_id() ||
 		     lock->owner != current)) {
@@ -155,8 +159,7 @@ void _spin_unlock(spinlock_t *lock)
 #ifdef CONFIG_SMP
 	arch_spin_unlock(&lock->raw);
 #endif
-out:
-	preempt_enable();
+	return true;
 }
 
 int spin_is_locked(spinlock_t *lock)
@@ -188,12 +191,12 @@ void _spin_lock(spinlock_t *lock)
 #endif
 }
 
-void _spin_unlock(spinlock_t *lock)
+static bool spin_release(spinlock_t *lock, unsigned long ip)
 {
 #ifdef CONFIG_SMP
 	arch_spin_unlock(&lock->raw);
 #endif
-	preempt_enable();
+	return true;
 }
 
 int spin_is_locked(spinlock_t *lock)
@@ -207,6 +210,35 @@ int spin_is_locked(spinlock_t *lock)
 }
 
 #endif
+
+void _spin_unlock(spinlock_t *lock)
+{
+	if (spin_release(lock, _RET_IP_))
+		preempt_enable();
+}
+
+/*
+ * Interrupts on first, then preemption (include/spinlock.h). The lock's
+ * memory is not touched after its release: the task that a wakeup under
+ * it let go may free it at once (a completion on a stack).
+ */
+void _spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	bool enable = spin_release(lock, _RET_IP_);
+
+	arch_local_irq_restore(flags);
+	if (enable)
+		preempt_enable();
+}
+
+void _spin_unlock_irq(spinlock_t *lock)
+{
+	bool enable = spin_release(lock, _RET_IP_);
+
+	arch_local_irq_enable();
+	if (enable)
+		preempt_enable();
+}
 
 static bool spin_try_raw(spinlock_t *lock)
 {

@@ -55,13 +55,20 @@ static void rq_unlock_irqrestore(unsigned long flags)
 	arch_local_irq_restore(flags);
 }
 
-/* The ticks a task runs before the tick asks it to make room. */
+/* A SCHED_NORMAL task's slice at nice 0, in ticks. */
+#define NICE_0_SLICE	2
+
+/*
+ * The ticks a task runs before the tick asks it to make room: 2 from
+ * nice -9 to 9, 1 from nice 10 to 19, 3 from -10 to -19, 4 at -20 (the
+ * division truncates towards 0); SCHED_RR's 100 ms. docs/scheduler.md
+ * states the same, and sched_rt.normal_slice_by_nice counts them.
+ */
 static int task_slice(struct task_struct *p)
 {
 	if (p->policy == SCHED_RR)
 		return RR_TIMESLICE;
-	/* nice 19: 1 tick, nice 0: 2 ticks, nice -20: 4 ticks */
-	return 1 + (DEFAULT_PRIO + 20 - p->static_prio + 9) / 13;
+	return NICE_0_SLICE - (p->static_prio - DEFAULT_PRIO) / 10;
 }
 
 static bool allowed_on(struct task_struct *p, unsigned int cpu)
@@ -112,13 +119,16 @@ static void resched_curr(unsigned int cpu)
 		arch_send_ipi(cpu, IPI_RESCHEDULE);
 }
 
+/* This CPU reschedules at the preempt_enable(), another at its IPI. */
 void resched_cpu(unsigned int cpu)
 {
 	unsigned long flags;
 
+	preempt_disable();
 	rq_lock_irqsave(&flags);
 	resched_curr(cpu);
 	rq_unlock_irqrestore(flags);
+	preempt_enable();
 }
 
 /* An idle CPU outranks nothing; one already asked to reschedule is busy. */
@@ -204,11 +214,12 @@ int wake_up_process(struct task_struct *p)
 /*
  * A real-time task that was preempted stays first among its equals, as
  * in Linux; one that used up its SCHED_RR slice or yielded (time_slice
- * 0) goes behind them. SCHED_NORMAL tasks always go to the tail.
+ * 0) goes behind them, and so does one whose priority dropped while it
+ * ran (__set_prio()). SCHED_NORMAL tasks always go to the tail.
  */
 static bool keeps_its_place(struct task_struct *p)
 {
-	return rt_task(p) && p->time_slice > 0;
+	return rt_task(p) && p->time_slice > 0 && !p->lowered;
 }
 
 static struct task_struct *pick_next(unsigned int cpu)
@@ -237,12 +248,22 @@ static void account_switch(struct cpu_rq *rq, struct task_struct *prev)
 	rq->switches++;
 }
 
-/* Runs in the task that a switch continues, with rq_lock still held. */
+/*
+ * Runs in the task that a switch continues, with rq_lock still held. A
+ * task that exited is off its CPU for good only now: its end is told
+ * here, so that whoever waits for it to free its stack sleeps until
+ * then instead of polling, which a reaper more urgent than it would do
+ * for ever on its CPU.
+ */
 static void finish_task_switch(struct task_struct *prev)
 {
+	bool dead = prev->state == EXIT_ZOMBIE;
+
 	prev->on_cpu = 0;
 	arch_spin_unlock(&rq_lock);
 	arch_local_irq_enable();
+	if (dead)
+		complete_all(&prev->exited);
 }
 
 asmlinkage void schedule_tail(struct task_struct *prev)
@@ -277,8 +298,15 @@ static void __schedule(void)
 	}
 	if (prev->on_rq && !prev->idle)
 		enqueue(prev, keeps_its_place(prev));
+	prev->lowered = 0;
 	next = pick_next(cpu);
-	if (next->time_slice <= 0 || next != prev)
+	/*
+	 * Only a slice that ran out (or a yield, or a new task's) is
+	 * refilled: a task switched back in after a preemption goes on with
+	 * what it had left, or an RR task preempted often enough would never
+	 * give its equals their turn.
+	 */
+	if (next->time_slice <= 0)
 		next->time_slice = task_slice(next);
 
 	if (next == prev) {
@@ -347,6 +375,18 @@ void preempt_schedule_irq(void)
 	} while (need_resched());
 }
 
+/*
+ * Whether the tick counts p's slice down. By the priority p runs at, as
+ * every scheduling decision: a task at a real-time priority, its own or
+ * one an rt-mutex's waiter lends it, runs until it sleeps, yields or
+ * meets a more urgent task, and only SCHED_RR's own slice ends its turn
+ * early. So a boosted SCHED_NORMAL owner runs as FIFO until it unlocks.
+ */
+static bool sliced(struct task_struct *p)
+{
+	return !rt_task(p) || p->policy == SCHED_RR;
+}
+
 /* From the tick: a request to reschedule unmet for softlockup_secs. */
 static void check_softlockup(struct cpu_rq *rq, struct task_struct *p)
 {
@@ -372,8 +412,7 @@ void scheduler_tick(void)
 		return;
 	}
 	check_softlockup(&cpu_rqs[cpu], p);
-	/* SCHED_FIFO runs until it sleeps, yields or meets a higher task. */
-	if (p->policy != SCHED_FIFO && --p->time_slice <= 0)
+	if (sliced(p) && --p->time_slice <= 0)
 		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
 }
 
@@ -414,8 +453,11 @@ static int normal_prio(struct task_struct *p)
 
 /*
  * Sets what p runs at, under rq_lock: a queued task moves to its new
- * place (behind its new equals), a running one that became less urgent
- * than a queued task makes room, and a more urgent one may preempt.
+ * place (behind its new equals), and a more urgent one may preempt. A
+ * running task made less urgent goes behind its new equals too, as
+ * POSIX has it for sched_setscheduler() and Linux 2.6.18 for that and
+ * the end of a boost: its CPU reschedules, and the switch queues it at
+ * their tail, so an equal that waits runs first.
  */
 static void __set_prio(struct task_struct *p, int prio)
 {
@@ -429,6 +471,7 @@ static void __set_prio(struct task_struct *p, int prio)
 		enqueue(p, false);
 		check_preempt(p);
 	} else if (p->on_cpu && prio > old) {
+		p->lowered = 1;
 		resched_curr(p->thread_info->cpu);
 	}
 }
@@ -444,14 +487,24 @@ void rt_mutex_setprio(struct task_struct *p, int prio)
 	preempt_enable();
 }
 
+/*
+ * Under rq_lock, as sched_setscheduler() writes the policy: normal_prio
+ * is computed from the policy and static_prio, and a change of either
+ * from another CPU, or an interrupt's look at the task in between, would
+ * otherwise find the two out of step.
+ */
 void set_user_nice(struct task_struct *p, int nice)
 {
+	unsigned long flags;
+
 	if (nice < MIN_NICE)
 		nice = MIN_NICE;
 	if (nice > MAX_NICE)
 		nice = MAX_NICE;
+	rq_lock_irqsave(&flags);
 	p->static_prio = DEFAULT_PRIO + nice;
 	p->normal_prio = normal_prio(p);
+	rq_unlock_irqrestore(flags);
 	/* What it runs at follows, unless a waiter boosts it above. */
 	rt_mutex_adjust_pi(p);
 }
@@ -598,18 +651,6 @@ void sched_show_queue(void)
 		printk("    # queued to run: %s/%d prio %d\n", p->comm, p->pid,
 		       p->prio);
 	rq_unlock_irqrestore(flags);
-}
-
-/* Marks a task that exited as off its CPU for good; for task_reap(). */
-bool task_is_dead(struct task_struct *p)
-{
-	unsigned long flags;
-	bool dead;
-
-	rq_lock_irqsave(&flags);
-	dead = p->state == EXIT_ZOMBIE && !p->on_cpu && !p->on_rq;
-	rq_unlock_irqrestore(flags);
-	return dead;
 }
 
 /* Called with interrupts off by do_exit(): never returns. */

@@ -3,7 +3,8 @@
  * Creating, ending and freeing tasks. A task's kernel stack comes from the
  * page allocator, THREAD_SIZE-aligned, with its thread_info at the base.
  * An ended task stays a zombie until someone collects its exit code with
- * task_reap(), which frees it once it is off its CPU for good.
+ * task_reap(), which sleeps until it is off its CPU for good, then frees
+ * it.
  */
 #include <kernel.h>
 #include <string.h>
@@ -27,16 +28,13 @@ struct task_struct init_task = {
 	.on_rq = 0,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 	.pi_waiters = LIST_HEAD_INIT(init_task.pi_waiters),
-#ifdef CONFIG_DEBUG_MUTEXES
 	.held_rt_mutexes = LIST_HEAD_INIT(init_task.held_rt_mutexes),
-#endif
 };
 
 LIST_HEAD(task_list);
 DEFINE_SPINLOCK(task_list_lock);
 static int next_pid = 1;
 
-bool task_is_dead(struct task_struct *p);
 void __noreturn sched_exit_current(void);
 
 static void task_list_add(struct task_struct *p)
@@ -70,10 +68,10 @@ static void task_struct_init(struct task_struct *p, const char *name)
 	p->cpus_allowed = -1;
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->pi_waiters);
+	INIT_LIST_HEAD(&p->held_rt_mutexes);
 	init_completion(&p->exited);
 	strlcpy(p->comm, name, sizeof(p->comm));
 #ifdef CONFIG_DEBUG_MUTEXES
-	INIT_LIST_HEAD(&p->held_rt_mutexes);
 	INIT_LIST_HEAD(&p->held_locks);
 	p->held_locks_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 #endif
@@ -177,11 +175,11 @@ void __noreturn do_exit(int code)
 	rt_mutex_check_no_locks_held(p);
 	p->exit_code = code;
 	/*
-	 * complete_all: the end is final, any number of tasks may wait for it.
-	 * The reaper may run as soon as this completes, but it waits until
-	 * we are off this CPU (task_is_dead) before it frees our stack.
+	 * p->exited is completed by the switch away from us, once this
+	 * stack is no longer in use (finish_task_switch()): a reaper woken
+	 * earlier could find us still on it, and one more urgent than us
+	 * would keep us off our CPU while it waited.
 	 */
-	complete_all(&p->exited);
 	arch_local_irq_disable();
 	sched_exit_current();
 }
@@ -191,9 +189,8 @@ int task_reap(struct task_struct *p)
 	unsigned long flags, dflags;
 	int code;
 
+	/* Off its CPU for good: its stack can go. */
 	wait_for_completion(&p->exited);
-	while (!task_is_dead(p))
-		cond_resched();
 	code = p->exit_code;
 	spin_lock_irqsave(&task_list_lock, flags);
 	dflags = mutex_debug_task_list_lock();
