@@ -177,8 +177,18 @@ def listed_cases(root, arches, accel, out, cfg):
                 if re.match(r"^[a-z0-9_]+\.[A-Za-z0-9_]+\s*$", line.strip())]
 
 
+# What grade says of a case its boot never reported (judge_boot()).
+BOOT_GAVE_NOTHING = re.compile(r"never reported:|no result for ")
+
+
 def check_skeleton(root, arches, lab, accel, out):
-    """Lab's tree builds on every arch; its skeleton scores 0 < N < full."""
+    """Lab's tree builds on every arch; its skeleton is graded, under full.
+
+    0 is a fair score: a stub that leaves tasks asleep for good fails the
+    rest of its suite too (the runner does not run a case on what a stuck
+    one holds). A stub must still boot: a skeleton not graded at all, or
+    one that scores 0 with cases its boot never reported, fails here.
+    """
     dest = at(root, WORK, f"lab{lab.number}")
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -221,9 +231,13 @@ def check_skeleton(root, arches, lab, accel, out):
         return [f"lab {lab.number}: the skeleton was not graded on {graded_arch} "
                 f"(log: {out.path})"]
     got, full = int(score.group(1)), int(score.group(2))
-    if not 0 < got < full:
+    if got >= full:
         problems.append(f"lab {lab.number}: the skeleton scores {got}/{full} on "
-                        f"{graded_arch}; it must be more than 0 and less than full")
+                        f"{graded_arch}; it must be less than full")
+    if not got and any(BOOT_GAVE_NOTHING.search(text) for text in said):
+        problems.append(f"lab {lab.number}: a boot of the skeleton on {graded_arch} "
+                        "gave no result for some cases: a stub must boot and "
+                        f"let every case report (log: {out.path})")
     if lab.number == TAMPERED_LAB:
         problems += check_tampered(root, arches, lab, dest, graded_arch, accel,
                                    [v for v in said if VERDICT.match(v)], out)
