@@ -337,7 +337,7 @@ PARTS = {
     "bank": (check_bank, "the references get full marks and the wrong solutions "
              "lose points, as submissions"),
     "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
-                  "score 0 < N < full, tampering changes nothing"),
+                  "score under full (a 0 with every case reported), tampering changes nothing"),
     "reference": (check_reference, "every graded glob selects a case, the "
                   "instruction checks and lab 8's answers pass on the reference"),
 }
