@@ -287,6 +287,10 @@ TORTURE_FACTOR ?= 20
 TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
+# make bench BENCH=latency: one benchmark (all, synchro, vfs, overhead,
+# latency); BENCH_LOOPS=n turns of the latency test per load
+BENCH ?= all
+BENCH_LOOPS ?=
 # boots per configuration: make bench reports the median and the range
 # (default 3; 1 with ACCEL=icount, where every boot gives the same figures)
 BENCH_RUNS ?=
@@ -307,7 +311,8 @@ bench:
 	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
 	$(Q)$(MX) bench $(SEL_ARCH) $(SEL_CPUS) --mutex $(MUTEX) \
 		--accel $(ACCEL) --tasks $(BENCH_TASKS) $(if $(BENCH_RUNS),--runs $(BENCH_RUNS)) \
-		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
+		$(if $(BENCH_SECS),--secs $(BENCH_SECS)) --which $(BENCH) \
+		$(if $(BENCH_LOOPS),--loops $(BENCH_LOOPS))
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
@@ -495,6 +500,8 @@ help:
 	@echo '  ACCEL=tcg|kvm|icount   QEMU accelerator: kvm where /dev/kvm works; icount:'
 	@echo '                 deterministic, guest time counts instructions (bench: build/bench-icount)'
 	@echo '  BENCH_SECS=s BENCH_RUNS=n BENCH_TASKS=n   bench: run time, boots per configuration, VFS tasks'
+	@echo '  BENCH=latency BENCH_LOOPS=n   bench: one benchmark (all, synchro, vfs, overhead, latency),'
+	@echo '                 turns of the latency test per load'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'
 	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'

@@ -32,7 +32,8 @@ import signal
 import sys
 
 from . import arches as arches_mod
-from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import (bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, latency, load,
+               matrix, qemu)
 from . import runner
 from . import trace
 from .build import MUTEXES
@@ -197,6 +198,11 @@ def _add_bench(sub):
                    f"(default: VFS {bench.VFS_SECS}, synchro {bench.SYNCHRO_SECS})")
     p.add_argument("--tasks", type=int, default=bench.VFS_TASKS,
                    help=f"tasks of the VFS test (default {bench.VFS_TASKS})")
+    p.add_argument("--which", choices=bench.BENCHMARKS, default="all",
+                   help="the benchmark(s) each boot runs (default all)")
+    p.add_argument("--loops", type=int,
+                   help=f"turns of the latency test per load "
+                   f"(default {latency.DEFAULT_LOOPS})")
     p.add_argument("--runs", type=int,
                    help=f"boots per configuration, for the median and range "
                    f"(default {bench.RUNS}; 1 with --accel icount)")
@@ -348,10 +354,13 @@ def cmd_bench(ap, arches, opts):
     _check_arches(ap, arches, names)
     _check_mutexes(ap, [opts.mutex])
     cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
-    _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs)
-    return bench.run(".", arches, names, cpus, opts.mutex, opts.secs, opts.tasks,
-                     opts.accel, opts.outdir and _path(opts.outdir), opts.from_logs,
-                     opts.runs)
+    _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs,
+                    loops=opts.loops)
+    settings = bench.Settings(opts.secs or bench.VFS_SECS,
+                              opts.secs or bench.SYNCHRO_SECS, opts.tasks,
+                              opts.which, opts.loops)
+    return bench.run(".", arches, names, cpus, opts.mutex, settings, opts.accel,
+                     opts.outdir and _path(opts.outdir), opts.from_logs, opts.runs)
 
 
 def cmd_check_runner(ap, arches, opts):
