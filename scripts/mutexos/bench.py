@@ -251,11 +251,11 @@ def print_latency_table(rows):
     print("wakeup latency: from the wake call to the woken task's first "
           f"instruction, us (median (min-max) of {runs} boot(s))")
     print(f"{'arch':<7}{'cpus':>4}  {'load':<5} {'path':<16}{'samples':>8}"
-          f"{'min':>18}{'median':>18}{'p99':>18}{'max':>20}{'late':>6}")
+          f"{'min':>18}{'median':>22}{'p99':>28}{'max':>28}{'late':>6}")
     for r in rows:
         figures = "".join(f"{spread(scaled(r, key, 0.001), key, '.1f'):>{width}}"
-                          for key, width in (("min_ns", 18), ("median_ns", 18),
-                                             ("p99_ns", 18), ("max_ns", 20)))
+                          for key, width in (("min_ns", 18), ("median_ns", 22),
+                                             ("p99_ns", 28), ("max_ns", 28)))
         print(f"{r['arch']:<7}{r['cpus']:>4}  {r['load']:<5} {r['path']:<16}"
               f"{r['samples']:>8}{figures}{r.get('late', '-'):>6}")
     print()

@@ -104,7 +104,8 @@ def plot_script(rows, outdir, write_dat):
                    f"set xtics {2 ** math.floor(math.log2(low)):g}, "
                    f"{2 if high / low < 100 else 10}", "set format x '%g'",
                    "set xlabel 'us (log scale)'", "set ylabel '% of samples'",
-                   "set yrange [0:130]", "set ytics 0, 20, 100",
+                   # Room above the highest bar for the key.
+                   "set yrange [0:*]", "set offsets 0, 0, graph 0.3, 0",
                    "set key inside top right"]
         for path in paths:
             curves = []
@@ -118,7 +119,7 @@ def plot_script(rows, outdir, write_dat):
             script += [f"set title '{path}'", "plot " + ", ".join(curves)]
         script += ["unset multiplot", "unset logscale x", "unset title",
                    "set xrange [*:*]", "set yrange [*:*]", "set key below",
-                   "set xtics autofreq", "set ytics autofreq", "set format x '% h'",
+                   "set xtics autofreq", "set offsets 0, 0, 0, 0", "set format x '% h'",
                    "set terminal pngcairo size 1000,440 font ',10' noenhanced"]
     return script
 
