@@ -348,9 +348,9 @@ def plot_arch(rows, arch, outdir):
     return script
 
 
-def plot(rows, outdir, every_boot=()):
+def plot(rows, outdir, every_boot=(), machine=""):
     """Draws the summary rows' plots, and the latency histograms of the
-    rows of every boot."""
+    rows of every boot, their titles naming the machine."""
     if not shutil.which("gnuplot"):
         print("gnuplot not found: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
         return False
@@ -362,7 +362,7 @@ def plot(rows, outdir, every_boot=()):
             arches.append(r["arch"])
     for arch in arches:
         script += plot_arch(rows, arch, outdir)
-    script += latency.plot_script(every_boot, outdir, write_dat)
+    script += latency.plot_script(every_boot, outdir, write_dat, machine)
     path = os.path.join(outdir, "plots.gp")
     with open(path, "w") as f:
         f.write("\n".join(script) + "\n")
@@ -466,7 +466,7 @@ def run(root, arches, names=None, cpus=None, mutex="native", settings=Settings()
                         meaning = STATUS_MEANING.get(status, "no status from the kernel")
                         bad.append(f"{name}: exit status {status} ({meaning})")
                 rows += _collect(log, name, (arch.name, count, k), bad)
-    return _report(rows, outdir, bad)
+    return _report(rows, outdir, bad, "under icount" if deterministic else "under TCG")
 
 
 LOG_NAME = r"-cpus(\d+)-run(\d+)\.log"
@@ -499,7 +499,7 @@ def _collect(log, name, where, bad):
     return got
 
 
-def _report(rows, outdir, bad):
+def _report(rows, outdir, bad, machine):
     csv_path = os.path.join(outdir, "bench.csv")
     write_csv(rows, csv_path)
     summary = summarize(rows)
@@ -512,7 +512,7 @@ def _report(rows, outdir, bad):
     latency_csvs = latency.write_csvs(rows, outdir, write_csv)
     if latency_csvs:
         print(f"csv: {', '.join(latency_csvs)} (the latency rows of every boot)")
-    plot(summary, outdir, rows)
+    plot(summary, outdir, rows, machine)
     for line in dict.fromkeys(bad):
         print(f"FAILED: {line}")
     return 1 if bad else 0

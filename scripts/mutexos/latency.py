@@ -86,9 +86,10 @@ def _x_range(loads):
     return max(min(edges), 1) / 1000 / 1.5, max(edges) / 1000 * 1.5
 
 
-def plot_script(rows, outdir, write_dat):
+def plot_script(rows, outdir, write_dat, machine=""):
     """gnuplot lines for latency-ARCH-cpusN.png of each configuration: a
-    panel per path, each load's histogram in it, on one log scale."""
+    panel per path, each load's histogram in it, on one log scale; the
+    title names the machine ("under icount") when given."""
     script = []
     for (arch, cpus), loads in sorted(histograms(rows).items()):
         name = f"latency-{arch}-cpus{cpus}"
@@ -97,8 +98,9 @@ def plot_script(rows, outdir, write_dat):
         script += [f"set output '{os.path.join(outdir, name + '.png')}'",
                    "set terminal pngcairo size 1200,620 font ',9' noenhanced",
                    f"set multiplot layout 2,4 title 'wakeup latency on {arch}, "
-                   f"{cpus} CPU(s): from the wake call to the woken task running "
-                   "(share of the samples per bucket, all boots)'",
+                   f"{cpus} CPU(s){' ' + machine if machine else ''}: from the wake "
+                   "call to the woken task running (share of the samples per bucket, "
+                   "all boots)'",
                    "set logscale x", f"set xrange [{low:.4g}:{high:.4g}]",
                    # Ticks a factor 2 apart over a short range, else 10.
                    f"set xtics {2 ** math.floor(math.log2(low)):g}, "
