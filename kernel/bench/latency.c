@@ -198,65 +198,24 @@ static void lat_wait_blocked(struct task_struct *p)
 
 /* -------------------------------------------------------------- the paths */
 
-static void lat_plain_block(struct lat_sleeper *s)
-{
-	lat_wait_for(&s->cond);
+/* A path's two halves: how its sleeper waits, and the timed wake call. */
+#define LAT_PATH_OPS(name, wait, wake)					\
+static void lat_##name##_block(struct lat_sleeper *s)			\
+{									\
+	wait;								\
+}									\
+static void lat_##name##_wake(struct lat_sleeper *s)			\
+{									\
+	wake;								\
 }
 
-static void lat_plain_wake(struct lat_sleeper *s)
-{
-	wake_up_process(s->task);
-}
-
-static void lat_complete_block(struct lat_sleeper *s)
-{
-	wait_for_completion(&s->done);
-}
-
-static void lat_complete_wake(struct lat_sleeper *s)
-{
-	complete(&s->done);
-}
-
-static void lat_wq_block(struct lat_sleeper *s)
-{
-	wait_event(s->wq, READ_ONCE(s->cond));
-}
-
-static void lat_wq_wake(struct lat_sleeper *s)
-{
-	wake_up(&s->wq);
-}
-
-static void lat_sem_block(struct lat_sleeper *s)
-{
-	down(&s->sem);
-}
-
-static void lat_sem_wake(struct lat_sleeper *s)
-{
-	up(&s->sem);
-}
-
-static void lat_mutex_block(struct lat_sleeper *s)
-{
-	mutex_lock(&s->mutex);
-}
-
-static void lat_mutex_wake(struct lat_sleeper *s)
-{
-	mutex_unlock(&s->mutex);
-}
-
-static void lat_rt_mutex_block(struct lat_sleeper *s)
-{
-	rt_mutex_lock(&s->rt_mutex);
-}
-
-static void lat_rt_mutex_wake(struct lat_sleeper *s)
-{
-	rt_mutex_unlock(&s->rt_mutex);
-}
+LAT_PATH_OPS(plain, lat_wait_for(&s->cond), wake_up_process(s->task))
+LAT_PATH_OPS(complete, wait_for_completion(&s->done), complete(&s->done))
+LAT_PATH_OPS(wq, wait_event(s->wq, READ_ONCE(s->cond)), wake_up(&s->wq))
+LAT_PATH_OPS(sem, down(&s->sem), up(&s->sem))
+LAT_PATH_OPS(mutex, mutex_lock(&s->mutex), mutex_unlock(&s->mutex))
+LAT_PATH_OPS(rt_mutex, rt_mutex_lock(&s->rt_mutex),
+	     rt_mutex_unlock(&s->rt_mutex))
 
 /*
  * How a sleeper waits and how it is woken, per path. Where the path is a
