@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The in-kernel benchmarks: synchro-test (threads hammering one mutex and
- * one counting semaphore) and the VFS test (tasks creating and unlinking
- * files in one ramfs directory under a mutex or a semaphore). Both print
- * "bench: ..." lines that scripts/mutexos/bench.py reads;
- * docs/benchmarks.md has the figures. tests/bench_test.c runs short versions of both.
+ * one counting semaphore), the VFS test (tasks creating and unlinking
+ * files in one ramfs directory under a mutex or a semaphore) and the
+ * wakeup latencies. They print "bench: ..." lines that
+ * scripts/mutexos/bench.py reads; docs/benchmarks.md has the figures.
+ * tests/bench_test.c runs short versions of them.
  */
 #ifndef _BENCH_H
 #define _BENCH_H

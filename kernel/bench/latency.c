@@ -23,8 +23,9 @@
  * Each sample has two wakeups: one, untimed, tells the sleeper which
  * primitive to block in (and the waker takes the lock first where the
  * primitive is a lock), the second, timed, is the one the path makes.
- * A remote sleeper is told by its own waker, at the end of its turn, so
- * that no CPU has to wait for another to see it asleep.
+ * A remote sleeper is told by its own waker, as it starts and at the end
+ * of each turn, so that no waker has to wait for another CPU to see it
+ * asleep; the driver tells the ones still unarmed before each load.
  */
 #include <kernel.h>
 #include <string.h>
