@@ -287,6 +287,10 @@ TORTURE_FACTOR ?= 20
 TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
+# make bench BENCH=latency: one benchmark (all, synchro, vfs, overhead,
+# latency); BENCH_LOOPS=n turns of the latency test per load
+BENCH ?= all
+BENCH_LOOPS ?=
 # boots per configuration: make bench reports the median and the range
 # (default 3; 1 with ACCEL=icount, where every boot gives the same figures)
 BENCH_RUNS ?=
@@ -307,7 +311,8 @@ bench:
 	$(Q)$(CHECK_TOOLS) --with bench $(SEL_ARCHES)
 	$(Q)$(MX) bench $(SEL_ARCH) $(SEL_CPUS) --mutex $(MUTEX) \
 		--accel $(ACCEL) --tasks $(BENCH_TASKS) $(if $(BENCH_RUNS),--runs $(BENCH_RUNS)) \
-		$(if $(BENCH_SECS),--secs $(BENCH_SECS))
+		$(if $(BENCH_SECS),--secs $(BENCH_SECS)) --which $(BENCH) \
+		$(if $(BENCH_LOOPS),--loops $(BENCH_LOOPS))
 
 check-runner:
 	$(Q)$(CHECK_TOOLS) i386
@@ -323,7 +328,8 @@ check-stuck:
 	$(Q)$(MX) check-stuck $(if $(BOOTS),--boots $(BOOTS)) \
 		$(if $(TEST_JOBS),-j $(TEST_JOBS)) --accel $(ACCEL)
 
-# Two icount boots give the same rows, and the mutex passes its gate.
+# Two icount boots give the same rows, and the mutex passes its gate; no
+# wake path of the native build takes a tenth of a tick (latency gate).
 check-det-bench:
 	$(Q)$(CHECK_TOOLS) i386
 	$(Q)$(MX) check-det-bench
@@ -482,7 +488,7 @@ help:
 	@echo '  verify         check the Promela model of the mutex with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-stuck    no stuck verdict on correct kernels (BOOTS=n boots of each lane)'
-	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate'
+	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate; the latency gate'
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'
 	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
@@ -503,6 +509,8 @@ help:
 	@echo '                 deterministic, guest time counts instructions (bench: build/bench-icount)'
 	@echo '  BENCH_SECS=s BENCH_RUNS=n BENCH_TASKS=n   bench: run time, boots per configuration, VFS tasks'
 	@echo '  BOOTS=n        check-stuck: boots of each build and CPU count (default 3)'
+	@echo '  BENCH=latency BENCH_LOOPS=n   bench: one benchmark (all, synchro, vfs, overhead, latency),'
+	@echo '                 turns of the latency test per load'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'
 	@echo '  GDB=1          make kgdb: boot with kgdbwait and start gdb (console to a log)'

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The in-kernel benchmarks: synchro-test (threads hammering one mutex and
- * one counting semaphore) and the VFS test (tasks creating and unlinking
- * files in one ramfs directory under a mutex or a semaphore). Both print
- * "bench: ..." lines that scripts/mutexos/bench.py reads;
- * docs/benchmarks.md has the figures. tests/bench_test.c runs short versions of both.
+ * one counting semaphore), the VFS test (tasks creating and unlinking
+ * files in one ramfs directory under a mutex or a semaphore) and the
+ * wakeup latencies. They print "bench: ..." lines that
+ * scripts/mutexos/bench.py reads; docs/benchmarks.md has the figures.
+ * tests/bench_test.c runs short versions of them.
  */
 #ifndef _BENCH_H
 #define _BENCH_H
@@ -98,7 +99,71 @@ void vfs_bench_report_ratio(const struct vfs_result *base,
 			    const struct vfs_result *r);
 
 /*
- * The kernel command line: bench=synchro|vfs|all runs the benchmark(s)
+ * bench=latency (kernel/bench/latency.c): how long a woken task waits
+ * for its CPU, from the wake call to its first instruction, through
+ * each wake path, on an idle machine and beside a CPU hog on every CPU.
+ */
+enum latency_path {
+	LATENCY_TIMER,		/* a timer callback's wake_up_process() */
+	LATENCY_WAKE_UP_PROCESS,
+	LATENCY_COMPLETE,
+	LATENCY_WAKE_UP,	/* a wait queue */
+	LATENCY_UP,		/* the counting semaphore */
+	LATENCY_MUTEX_UNLOCK,
+	LATENCY_RT_MUTEX_UNLOCK,
+	LATENCY_CROSS_CPU,	/* wake_up_process() from another CPU */
+	NR_LATENCY_PATHS
+};
+
+enum latency_load {
+	LATENCY_LOAD_NONE,
+	LATENCY_LOAD_HOG,	/* a SCHED_NORMAL task spinning on every CPU */
+	NR_LATENCY_LOADS
+};
+
+/* Four histogram buckets to an octave of nanoseconds cover any u32. */
+#define LATENCY_BUCKETS		124
+
+struct latency_stats {
+	unsigned int samples;
+	/* Same-CPU paths: samples where the waker went on before the woken. */
+	unsigned int late;
+	unsigned int min_ns, median_ns, p99_ns, max_ns, mean_ns;
+	unsigned int hist[LATENCY_BUCKETS];
+};
+
+struct latency_result {
+	unsigned int cpus;
+	unsigned int loops;	/* turns of one load: one sample per path each */
+	bool ran[NR_LATENCY_LOADS];
+	struct latency_stats stats[NR_LATENCY_LOADS][NR_LATENCY_PATHS];
+};
+
+struct latency_params {
+	unsigned int loops;	/* turns of each load */
+	bool load[NR_LATENCY_LOADS];	/* which loads to run */
+	/*
+	 * The hog spins with cpu_relax(), as a spin-wait does. Without it,
+	 * QEMU's icount machine gives the other vCPUs a few instructions
+	 * per tick, and the figures measure QEMU (docs/benchmarks.md).
+	 */
+	bool hog_relax;
+};
+
+/* Both loads, p->loops turns each; 0, or -ENOMEM. */
+int latency_run(const struct latency_params *p, struct latency_result *r);
+/* Prints the result lines; false if a woken task did not preempt at once. */
+bool latency_report(const struct latency_result *r);
+
+/* The arithmetic behind the figures, for tests/bench_test.c. */
+unsigned int latency_bucket(u32 ns);
+u64 latency_bucket_lo(unsigned int bucket);
+u32 latency_percentile(const u32 *sorted, unsigned int n, unsigned int pct);
+/* Sorts ns[0..n) and sums it up into st (samples, figures, histogram). */
+void latency_summarize(u32 *ns, unsigned int n, struct latency_stats *st);
+
+/*
+ * The kernel command line: bench=synchro|vfs|latency|all runs the benchmark(s)
  * instead of the tests; synchro.* and vfs.* set their parameters.
  * bench_parse_option() returns false for a name that is not its own.
  */

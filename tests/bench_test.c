@@ -4,8 +4,9 @@
  * that they work and that the locks keep their invariants while they
  * hammer them: never more than one thread inside the mutex, never more
  * than the count inside the semaphore, no create or unlink that fails in
- * the ramfs directory, nothing left behind. Speed is never asserted: the
- * emulators that run this are shared and noisy.
+ * the ramfs directory, nothing left behind, no woken task that failed to
+ * preempt its waker; and the latency benchmark's own arithmetic. Speed
+ * is never asserted: the emulators that run this are shared and noisy.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -156,11 +157,122 @@ static void vfs_short(struct kunit *test)
 	vfs_bench_report_ratio(&sem, &mutex);
 }
 
+/*
+ * The latency histogram: every bucket starts where the one before it
+ * ends, and a value falls in the bucket whose bounds hold it; four
+ * buckets to an octave, so 1000 ns is in [896, 1024).
+ */
+static void latency_buckets(struct kunit *test)
+{
+	for (unsigned int b = 0; b < LATENCY_BUCKETS; b++) {
+		u64 lo = latency_bucket_lo(b), hi = latency_bucket_lo(b + 1);
+
+		KUNIT_ASSERT_LT(test, lo, hi);
+		KUNIT_EXPECT_EQ(test, latency_bucket(lo), b);
+		KUNIT_EXPECT_EQ(test, latency_bucket(hi - 1), b);
+	}
+	KUNIT_EXPECT_EQ(test, latency_bucket(0), 0U);
+	KUNIT_EXPECT_EQ(test, latency_bucket(5), 5U);
+	KUNIT_EXPECT_EQ(test, latency_bucket(9), 8U);
+	KUNIT_EXPECT_EQ(test, latency_bucket_lo(latency_bucket(1000)), 896ULL);
+	KUNIT_EXPECT_EQ(test, latency_bucket_lo(latency_bucket(1000) + 1),
+			1024ULL);
+	KUNIT_EXPECT_EQ(test, latency_bucket(0xffffffffU),
+			LATENCY_BUCKETS - 1);
+	KUNIT_EXPECT_EQ(test, latency_bucket_lo(LATENCY_BUCKETS), 1ULL << 32);
+}
+
+/* Nearest rank: the smallest sample with pct % of them at or below it. */
+static void latency_percentiles(struct kunit *test)
+{
+	static u32 ten[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static u32 many[200];
+	u32 one = 42;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(many); i++)
+		many[i] = i + 1;
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 0, 50), 0U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(&one, 1, 50), 42U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(&one, 1, 99), 42U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 0), 1U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 10), 1U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 11), 2U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 50), 5U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 99), 10U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(ten, 10, 100), 10U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(many, 200, 50), 100U);
+	KUNIT_EXPECT_EQ(test, latency_percentile(many, 200, 99), 198U);
+}
+
+/* Sorted in place, summed up, each sample in its bucket once. */
+static void latency_summary(struct kunit *test)
+{
+	static struct latency_stats st;
+	u32 ns[] = { 5000, 1, 1000, 3, 1020 };
+	unsigned int total = 0;
+
+	latency_summarize(ns, ARRAY_SIZE(ns), &st);
+	KUNIT_EXPECT_EQ(test, ns[0], 1U);
+	KUNIT_EXPECT_EQ(test, ns[4], 5000U);
+	KUNIT_EXPECT_EQ(test, st.samples, 5U);
+	KUNIT_EXPECT_EQ(test, st.min_ns, 1U);
+	KUNIT_EXPECT_EQ(test, st.median_ns, 1000U);
+	KUNIT_EXPECT_EQ(test, st.p99_ns, 5000U);
+	KUNIT_EXPECT_EQ(test, st.max_ns, 5000U);
+	KUNIT_EXPECT_EQ(test, st.mean_ns, 1404U);	/* 7024 / 5 */
+	/* 1000 and 1020 share [896, 1024). */
+	KUNIT_EXPECT_EQ(test, st.hist[latency_bucket(1000)], 2U);
+	KUNIT_EXPECT_EQ(test, st.hist[latency_bucket(5000)], 1U);
+	for (unsigned int b = 0; b < LATENCY_BUCKETS; b++)
+		total += st.hist[b];
+	KUNIT_EXPECT_EQ(test, total, 5U);
+	latency_summarize(ns, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.samples, 0U);
+	KUNIT_EXPECT_EQ(test, st.max_ns, 0U);
+}
+
+/*
+ * A few turns of bench=latency, both loads: every path gave a sample
+ * each turn, and every woken task on its waker's CPU ran before the
+ * waker went on. Never how long it took.
+ */
+static void latency_short(struct kunit *test)
+{
+	static struct latency_result r;
+	struct latency_params p = {
+		.loops = 10 * stress_factor,
+		.load = { true, true },
+		.hog_relax = true,
+	};
+
+	KUNIT_ASSERT_EQ(test, latency_run(&p, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.cpus, num_online_cpus());
+	for (int load = 0; load < NR_LATENCY_LOADS; load++) {
+		KUNIT_EXPECT_TRUE(test, r.ran[load]);
+		for (int path = 0; path < NR_LATENCY_PATHS; path++) {
+			const struct latency_stats *st = &r.stats[load][path];
+			bool cross = path == LATENCY_CROSS_CPU;
+
+			KUNIT_EXPECT_EQ(test, st->samples,
+					cross && r.cpus < 2 ? 0 : p.loops);
+			KUNIT_EXPECT_EQ(test, st->late, 0U);
+			KUNIT_EXPECT_LE(test, st->min_ns, st->median_ns);
+			KUNIT_EXPECT_LE(test, st->median_ns, st->p99_ns);
+			KUNIT_EXPECT_LE(test, st->p99_ns, st->max_ns);
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, latency_report(&r));
+}
+
 static struct kunit_case bench_cases[] = {
 	KUNIT_CASE(ramfs_semantics),
 	KUNIT_CASE(synchro_short),
 	KUNIT_CASE(synchro_counting_sem),
 	KUNIT_CASE(vfs_short),
+	KUNIT_CASE(latency_buckets),
+	KUNIT_CASE(latency_percentiles),
+	KUNIT_CASE(latency_summary),
+	KUNIT_CASE(latency_short),
 	{}
 };
 

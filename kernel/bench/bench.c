@@ -4,7 +4,7 @@
  * tests, print their "bench: ..." lines and end the machine. The options
  * (all optional):
  *
- *   bench=synchro|vfs|overhead|all
+ *   bench=synchro|vfs|overhead|latency|all
  *   synchro.mutexes=N synchro.sems=N	threads per lock type, 0..64; when
  *					neither is given, one of each per CPU
  *   synchro.count=N			the semaphore's initial count (1)
@@ -18,6 +18,12 @@
  *					3 spinning mutex, 4 with handoff (spin
  *					build), the rt-mutex last (0: all)
  *   overhead.secs=S			each loop of the overhead test (2)
+ *   latency.loops=N			turns of the latency test per load:
+ *					one tick and one sample of every
+ *					wake path each (200)
+ *   latency.idle=0|1 latency.hog=0|1	run it on the idle machine, beside a
+ *					hog on every CPU (1, 1)
+ *   latency.hog_relax=0|1		the hog's spin calls cpu_relax() (1)
  *   bench.lockstat=0|1			lock statistics of the run, printed
  *					after it (CONFIG_LOCK_STAT builds)
  *
@@ -43,6 +49,8 @@ static int opt_vfs_tasks = 16, opt_vfs_secs = 10, opt_mutex_first;
 static int opt_vfs_rt_mutex;
 static int opt_vfs_lock;
 static int opt_overhead_secs = 2;
+static int opt_latency_loops = 200, opt_latency_hog_relax = 1;
+static int opt_latency_idle = 1, opt_latency_hog = 1;
 static int opt_lockstat;
 
 static const struct bench_option {
@@ -65,6 +73,10 @@ static const struct bench_option {
 	{ "vfs.rt_mutex", &opt_vfs_rt_mutex, 1, 0 },
 	{ "vfs.lock", &opt_vfs_lock, 5, 0 },
 	{ "overhead.secs", &opt_overhead_secs, 3600, 2 },
+	{ "latency.loops", &opt_latency_loops, 100000, 200 },
+	{ "latency.idle", &opt_latency_idle, 1, 1 },
+	{ "latency.hog", &opt_latency_hog, 1, 1 },
+	{ "latency.hog_relax", &opt_latency_hog_relax, 1, 1 },
 	{ "bench.lockstat", &opt_lockstat, 1, 0 },
 };
 
@@ -248,17 +260,39 @@ static int run_overhead(void)
 	return 0;
 }
 
+static int run_latency(void)
+{
+	static struct latency_result res;
+	struct latency_params p = {
+		.loops = opt_latency_loops,
+		.load = {
+			[LATENCY_LOAD_NONE] = opt_latency_idle,
+			[LATENCY_LOAD_HOG] = opt_latency_hog,
+		},
+		.hog_relax = opt_latency_hog_relax,
+	};
+
+	if (latency_run(&p, &res)) {
+		printk("bench: latency: out of memory\n");
+		return EXIT_ERROR;
+	}
+	if (signal_pending(current))
+		return 0;	/* a run cut short: no figures */
+	return latency_report(&res) ? 0 : 1;
+}
+
 int bench_run(const char *which)
 {
 	bool all = !strcmp(which, "all");
 	bool synchro = all || !strcmp(which, "synchro");
 	bool vfs = all || !strcmp(which, "vfs");
 	bool overhead = all || !strcmp(which, "overhead");
+	bool latency = all || !strcmp(which, "latency");
 	int status = 0, s;
 
-	if (!synchro && !vfs && !overhead) {
+	if (!synchro && !vfs && !overhead && !latency) {
 		printk("bench: unknown benchmark '%s' "
-		       "(synchro, vfs, overhead or all)\n", which);
+		       "(synchro, vfs, overhead, latency or all)\n", which);
 		return EXIT_ERROR;
 	}
 #ifndef CONFIG_LOCK_STAT
@@ -281,6 +315,10 @@ int bench_run(const char *which)
 	}
 	if (overhead && !signal_pending(current)) {
 		s = run_overhead();
+		status = max(status, s);
+	}
+	if (latency && !signal_pending(current)) {
+		s = run_latency();
 		status = max(status, s);
 	}
 	if (signal_pending(current)) {

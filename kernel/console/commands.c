@@ -69,7 +69,7 @@ static void cmd_test(int argc, char **argv)
 	kunit_run_tests(argv[1]);
 }
 
-/* Options are NAME=VALUE, the boot options without "synchro." or "vfs.". */
+/* Options are NAME=VALUE, the boot options without "synchro.", "vfs." etc. */
 static bool bench_set_options(const char *which, int argc, char **argv)
 {
 	char name[48];
@@ -93,11 +93,23 @@ static bool bench_set_options(const char *which, int argc, char **argv)
 	return true;
 }
 
+static bool bench_known(const char *which)
+{
+	static const char *const names[] = {
+		"vfs", "synchro", "overhead", "latency",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(which, names[i]))
+			return true;
+	return false;
+}
+
 static void cmd_bench(int argc, char **argv)
 {
-	if (argc < 2 || (strcmp(argv[1], "vfs") && strcmp(argv[1], "synchro") &&
-			 strcmp(argv[1], "overhead"))) {
-		printk("usage: bench vfs|synchro|overhead [NAME=VALUE...]\n");
+	if (argc < 2 || !bench_known(argv[1])) {
+		printk("usage: bench vfs|synchro|overhead|latency "
+		       "[NAME=VALUE...]\n");
 		return;
 	}
 	if (bench_set_options(argv[1], argc - 2, argv + 2))
@@ -239,7 +251,7 @@ static const struct shell_command commands[] = {
 	  "boosts", cmd_locks },
 	{ "test", "GLOB|list", "run the test cases matching GLOB (KTAP)",
 	  cmd_test },
-	{ "bench", "vfs|synchro|overhead [NAME=VALUE...]", "a benchmark",
+	{ "bench", "vfs|synchro|overhead|latency [NAME=VALUE...]", "a benchmark",
 	  cmd_bench },
 	{ "demo", "aa|abba|chain N|interrupt|starve|inversion|stop",
 	  "provoke a lock scenario in tasks of its own", shell_demo },

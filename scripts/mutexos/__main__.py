@@ -7,7 +7,8 @@
   torture       the lock suites, many times the work of test
   bench         the benchmarks: CSV, plots, a table
   check-runner  the runner checks itself
-  check-det-bench  two deterministic (icount) boots agree exactly; the mutex's gate
+  check-det-bench  two deterministic (icount) boots agree exactly; the mutex's gate;
+                   the latency gate
   check-debug-cost  the debug build's and the validator's price against native (icount)
   trace         a lock scenario's timeline: Chrome trace-event JSON and PNGs
   check-iso     the kernel boots from a GRUB ISO and passes
@@ -31,7 +32,8 @@ import sys
 import traceback
 
 from . import arches as arches_mod
-from . import bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, load, matrix, qemu
+from . import (bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, latency, load,
+               matrix, qemu)
 from . import runner, stuckcheck
 from . import trace
 from .build import MUTEXES
@@ -203,6 +205,11 @@ def _add_bench(sub):
                    f"(default: VFS {bench.VFS_SECS}, synchro {bench.SYNCHRO_SECS})")
     p.add_argument("--tasks", type=int, default=bench.VFS_TASKS,
                    help=f"tasks of the VFS test (default {bench.VFS_TASKS})")
+    p.add_argument("--which", choices=bench.BENCHMARKS, default="all",
+                   help="the benchmark(s) each boot runs (default all)")
+    p.add_argument("--loops", type=int,
+                   help=f"turns of the latency test per load "
+                   f"(default {latency.DEFAULT_LOOPS})")
     p.add_argument("--runs", type=int,
                    help=f"boots per configuration, for the median and range "
                    f"(default {bench.RUNS}; 1 with --accel icount)")
@@ -354,10 +361,13 @@ def cmd_bench(ap, arches, opts):
     _check_arches(ap, arches, names)
     _check_mutexes(ap, [opts.mutex])
     cpus = _check_cpus(ap, arches, names, _words(opts.cpus))
-    _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs)
-    return bench.run(".", arches, names, cpus, opts.mutex, opts.secs, opts.tasks,
-                     opts.accel, opts.outdir and _path(opts.outdir), opts.from_logs,
-                     opts.runs)
+    _check_positive(ap, secs=opts.secs, tasks=opts.tasks, runs=opts.runs,
+                    loops=opts.loops)
+    settings = bench.Settings(opts.secs or bench.VFS_SECS,
+                              opts.secs or bench.SYNCHRO_SECS, opts.tasks,
+                              opts.which, opts.loops)
+    return bench.run(".", arches, names, cpus, opts.mutex, settings, opts.accel,
+                     opts.outdir and _path(opts.outdir), opts.from_logs, opts.runs)
 
 
 def cmd_check_runner(ap, arches, opts):
@@ -379,10 +389,13 @@ def cmd_check_stuck(ap, arches, opts):
 
 
 def cmd_check_det_bench(ap, arches, opts):
-    """Two icount boots agree exactly; the mutex's regression gate."""
-    result = detbench.check(".", arches)
-    print(result.report(), flush=True)
-    return exit_code([result])
+    """Two icount boots agree exactly; the mutex's regression gate; the
+    latency gate."""
+    results = []
+    for check in (detbench.check, detbench.check_latency):
+        results.append(check(".", arches))
+        print(results[-1].report(), flush=True)
+    return exit_code(results)
 
 
 def cmd_check_debug_cost(ap, arches, opts):

@@ -3,22 +3,27 @@
 The MUTEX build (default native) of each arch boots RUNS times (default 3)
 per CPU count (the arch's ARCH_BENCH_CPUS unless counts are given) with
 "bench=all": synchro-test, then the VFS test with the semaphore, the 2006
-mutex and, in the spin build, the spinning mutex without and with handoff.
-Each boot keeps its serial log as OUTDIR/ARCH-cpusN-runK.log.  The boots
-run one after another, never side by side: they measure time.
+mutex and, in the spin build, the spinning mutex without and with handoff,
+the overhead test, and the wakeup latencies (latency.py); Settings.which
+picks one instead.  Each boot keeps its serial log as
+OUTDIR/ARCH-cpusN-runK.log.  The boots run one after another, never side
+by side: they measure time.
 
 The kernel prints its results as "bench: KIND key=value ..." lines (see
-kernel/bench.c).  They all go to OUTDIR/bench.csv, one row per line and
+kernel/bench/bench.c).  They all go to OUTDIR/bench.csv, one row per line and
 boot, with the columns arch, cpus, run, kind and the union of the keys.
 The runs of one configuration are then summed up: OUTDIR/bench-summary.csv
 has, for every figure, its median over the runs and its min and max
 (KEY, KEY_min, KEY_max).  Then:
-  - a table of the VFS and synchro results is printed, each figure as
-    "median (min-max)",
+  - a table of the VFS, synchro and latency results is printed, each
+    figure as "median (min-max)",
+  - the latency rows of every boot also go to OUTDIR/latency.csv and
+    OUTDIR/latency-hist.csv,
   - gnuplot draws OUTDIR/vfs-ARCH.png (loops per second and CPU use
     against the CPU count, per lock) and OUTDIR/synchro-ARCH.png
     (acquisitions per second against the CPU count, and each thread's
-    share at the largest count), the medians with min-max error bars.
+    share at the largest count), the medians with min-max error bars,
+    and OUTDIR/latency-ARCH-cpusN.png (the latency histograms).
 
 With from_logs the builds and boots are skipped and the logs already in
 OUTDIR are read.  The exit code is 0, or 1 if a boot failed or a run broke
@@ -31,13 +36,14 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 
-from . import build, qemu
+from . import build, latency, qemu
 from .build import BuildConfig
 from .runner import at
 from .verdict import STATUS_BENCH_DONE, STATUS_MEANING
 
-LINE = re.compile(r"bench: ([a-z-]+)((?: [a-z_]+=[^ ]+)*)( FAILED)?\s*$")
+LINE = re.compile(r"bench: ([a-z-]+)((?: [a-z][a-z0-9_]*=[^ ]+)*)( FAILED)?\s*$")
 VFS_SECS = 10           # as the 2006 patches' "test-mutex V 16 10"
 SYNCHRO_SECS = 5
 VFS_TASKS = 16
@@ -49,7 +55,40 @@ VFS_LOCK_TITLES = {"sem": "semaphore", "mutex": "mutex (2006)",
                    "rt": "rt-mutex (vfs.rt_mutex=1)"}
 # What names a result rather than measures it: the runs of a configuration
 # with the same values of these are summed up together.
-IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread")
+IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread", "path", "load",
+            "lo_ns")
+BENCHMARKS = ("all", "synchro", "vfs", "overhead", "latency")
+OVERHEAD_SECS = 3 * 2       # three loops of overhead.secs=2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What each boot runs (bench=which) and the benchmarks' sizes.
+
+    loops: latency.loops, or None for the kernel's default.
+    """
+
+    vfs_secs: int = VFS_SECS
+    synchro_secs: int = SYNCHRO_SECS
+    vfs_tasks: int = VFS_TASKS
+    which: str = "all"
+    loops: int = None
+
+    def append(self, arch, accel):
+        """The kernel command line; and a note to print, or None."""
+        opts, note = latency.options(arch, accel, self.loops)
+        return " ".join([f"bench={self.which} synchro.secs={self.synchro_secs} "
+                         f"vfs.secs={self.vfs_secs} vfs.tasks={self.vfs_tasks}"]
+                        + opts), note
+
+    def guest_secs(self):
+        """Guest seconds of what runs: up to four VFS runs and their
+        half-second warm-ups, synchro-test, overhead, latency."""
+        secs = {"synchro": self.synchro_secs, "vfs": 4 * (self.vfs_secs + 1),
+                "overhead": OVERHEAD_SECS, "latency": latency.guest_secs(self.loops)}
+        if self.which == "all":
+            return sum(secs.values())
+        return secs[self.which]
 
 
 def parse_log(path, arch, cpus, run=1):
@@ -203,6 +242,25 @@ def print_table(rows):
         print()
 
 
+def print_latency_table(rows):
+    """The latency rows of the summary, in us: medians (min-max) over the runs."""
+    rows = select(rows, "latency")
+    if not rows:
+        return
+    runs = max(int(r.get("runs", 1)) for r in rows)
+    print("wakeup latency: from the wake call to the woken task's first "
+          f"instruction, us (median (min-max) of {runs} boot(s))")
+    print(f"{'arch':<7}{'cpus':>4}  {'load':<5} {'path':<16}{'samples':>8}"
+          f"{'min':>18}{'median':>22}{'p99':>28}{'max':>28}{'late':>6}")
+    for r in rows:
+        figures = "".join(f"{spread(scaled(r, key, 0.001), key, '.1f'):>{width}}"
+                          for key, width in (("min_ns", 18), ("median_ns", 22),
+                                             ("p99_ns", 28), ("max_ns", 28)))
+        print(f"{r['arch']:<7}{r['cpus']:>4}  {r['load']:<5} {r['path']:<16}"
+              f"{r['samples']:>8}{figures}{r.get('late', '-'):>6}")
+    print()
+
+
 def write_dat(path, header, lines):
     with open(path, "w") as f:
         f.write("# " + header + "\n")
@@ -290,7 +348,9 @@ def plot_arch(rows, arch, outdir):
     return script
 
 
-def plot(rows, outdir):
+def plot(rows, outdir, every_boot=(), machine=""):
+    """Draws the summary rows' plots, and the latency histograms of the
+    rows of every boot, their titles naming the machine."""
     if not shutil.which("gnuplot"):
         print("gnuplot not found: no plots (apt-get install gnuplot-nox)", file=sys.stderr)
         return False
@@ -302,6 +362,7 @@ def plot(rows, outdir):
             arches.append(r["arch"])
     for arch in arches:
         script += plot_arch(rows, arch, outdir)
+    script += latency.plot_script(every_boot, outdir, write_dat, machine)
     path = os.path.join(outdir, "plots.gp")
     with open(path, "w") as f:
         f.write("\n".join(script) + "\n")
@@ -311,24 +372,21 @@ def plot(rows, outdir):
         return False
     pngs = [os.path.join(outdir, f"{kind}-{arch}.png")
             for arch in arches for kind in ("vfs", "synchro")]
+    pngs += latency.pngs(every_boot, outdir)
     print("plots: " + ", ".join(p for p in pngs if os.path.exists(p)))
     return True
 
 
 
 def boot(arch, image, cpus, settings, accel, log_path):
-    """Boot image with bench=all; the serial output goes to log_path.
+    """Boot image as settings say; the serial output goes to log_path.
 
-    settings is (vfs_secs, synchro_secs, vfs_tasks).  Returns the kernel's
-    exit status, or None if it set none.
+    Returns the kernel's exit status, or None if it set none.
     """
-    vfs_secs, synchro_secs, vfs_tasks = settings
-    append = (f"bench=all synchro.secs={synchro_secs} "
-              f"vfs.secs={vfs_secs} vfs.tasks={vfs_tasks}")
+    append, _ = settings.append(arch, accel)
     argv = qemu.command(arch, qemu.Boot(image, cpus, append), accel)
-    # The guest's own timing (up to four VFS runs and their half-second
-    # warm-ups) plus boot and thread start-up, generously.
-    timeout = 3 * (synchro_secs + 4 * (vfs_secs + 1)) + 120
+    # The guest's own timing plus boot and thread start-up, generously.
+    timeout = int(3 * settings.guest_secs()) + 120
     try:
         with open(log_path, "wb") as log:
             code = qemu.run_to_file(argv, log, timeout)
@@ -363,9 +421,8 @@ def build_targets(root, arches, names, mutex, given):
     return targets
 
 
-def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
-        tasks=VFS_TASKS, accel="tcg", outdir=None, from_logs=False,
-        runs=None):
+def run(root, arches, names=None, cpus=None, mutex="native", settings=Settings(),
+        accel="tcg", outdir=None, from_logs=False, runs=None):
     """The whole of make bench; its exit code.
 
     Under icount a boot gives the same figures every time: one boot per
@@ -377,7 +434,6 @@ def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
     outdir = outdir or ("build/bench-icount" if deterministic else "build/bench")
     given = names is not None
     names = names or tuple(arches)
-    settings = (secs or VFS_SECS, secs or SYNCHRO_SECS, tasks)
     if from_logs:
         targets = [(arches[name], None) for name in names
                    if given or logged_counts(outdir, name)]
@@ -392,6 +448,9 @@ def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
         use, note = qemu.choose_accel(accel, arch)
         if note and not from_logs:
             print(note, file=sys.stderr)
+        _, note = settings.append(arch, use)
+        if note and not from_logs and settings.which in ("all", "latency"):
+            print(f"bench: {note}", file=sys.stderr)
         counts = cpus or (logged_counts(outdir, arch.name) if from_logs
                           else arch.bench_cpus)
         for count in counts:
@@ -407,7 +466,7 @@ def run(root, arches, names=None, cpus=None, mutex="native", secs=None,
                         meaning = STATUS_MEANING.get(status, "no status from the kernel")
                         bad.append(f"{name}: exit status {status} ({meaning})")
                 rows += _collect(log, name, (arch.name, count, k), bad)
-    return _report(rows, outdir, bad)
+    return _report(rows, outdir, bad, "under icount" if deterministic else "under TCG")
 
 
 LOG_NAME = r"-cpus(\d+)-run(\d+)\.log"
@@ -440,7 +499,7 @@ def _collect(log, name, where, bad):
     return got
 
 
-def _report(rows, outdir, bad):
+def _report(rows, outdir, bad, machine):
     csv_path = os.path.join(outdir, "bench.csv")
     write_csv(rows, csv_path)
     summary = summarize(rows)
@@ -448,8 +507,12 @@ def _report(rows, outdir, bad):
     write_csv(summary, summary_path)
     print()
     print_table(summary)
+    print_latency_table(summary)
     print(f"csv: {csv_path} (every boot), {summary_path} (median, min, max)")
-    plot(summary, outdir)
+    latency_csvs = latency.write_csvs(rows, outdir, write_csv)
+    if latency_csvs:
+        print(f"csv: {', '.join(latency_csvs)} (the latency rows of every boot)")
+    plot(summary, outdir, rows, machine)
     for line in dict.fromkeys(bad):
         print(f"FAILED: {line}")
     return 1 if bad else 0

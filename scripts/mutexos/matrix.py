@@ -106,7 +106,7 @@ class Selection:
 @dataclass(frozen=True)
 class Check:
     """A check that is no boot of the matrix: build, model, runner,
-    det-bench, verdicts, grub, sdcard."""
+    det-bench, det-latency, verdicts, grub, sdcard."""
 
     kind: str
     arch: str
@@ -297,6 +297,8 @@ def _add_checks(plan, arches, names, with_labs):
     plan.checks.append(Check("runner", checks.SELFTEST_BUILD.arch))
     plan.add_build(detbench.BUILD)
     plan.checks.append(Check("det-bench", detbench.BUILD.arch))
+    plan.add_build(detbench.LATENCY_BUILD)
+    plan.checks.append(Check("det-latency", detbench.LATENCY_BUILD.arch))
     for cfg in DEBUG_COST_BUILDS:
         plan.add_build(cfg)
     plan.checks.append(Check("debug-cost", DEBUG_COST_BUILDS[0].arch))
@@ -370,7 +372,7 @@ def _check_threads(check):
     thread runs all their CPUs), the trace scenario's CPUs, two for the
     others (the model checker's two lanes, builds with -j2, boots of up
     to 2 CPUs)."""
-    if check.kind in ("det-bench", "debug-cost"):
+    if check.kind in ("det-bench", "det-latency", "debug-cost"):
         return 1
     if check.kind == "trace":
         return trace.CPUS
@@ -385,6 +387,8 @@ def _run_check(root, arches, check, jobs, accels, unbuilt):
         return checks.check_model(root)
     if check.kind == "det-bench":
         return detbench.check(root, arches)
+    if check.kind == "det-latency":
+        return detbench.check_latency(root, arches)
     if check.kind == "debug-cost":
         from . import debugcost     # it imports this module
         return debugcost.check(root, arches)

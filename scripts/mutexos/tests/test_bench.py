@@ -4,7 +4,9 @@ import os
 import tempfile
 import unittest
 
-from mutexos import bench
+from mutexos import bench, latency
+
+from .common import ARCHES
 
 
 def log_text(loops, ratio):
@@ -50,6 +52,79 @@ class Summary(unittest.TestCase):
         self.rows([(1, "1"), (2, "1")])
         self.assertEqual(bench.logged_counts(self.tmp.name, "i386"), [2])
         self.assertEqual(bench.logged_runs(self.tmp.name, "i386", 2), [1, 2])
+
+
+LATENCY_LOG = """\
+bench: start which=latency cpus=2
+bench: latency path=up load=none cpus=2 samples=3 min_ns=8384 median_ns=8384 \
+p99_ns=9000 max_ns=9000 mean_ns=8589 late=0 tick_ns=10000000
+bench: latency-hist path=up load=none lo_ns=8192 hi_ns=10240 count=3
+bench: latency path=up load=hog cpus=2 samples=3 min_ns=8560 median_ns=8560 \
+p99_ns=12000 max_ns=12000 mean_ns=9706 late=1 tick_ns=10000000 FAILED
+bench: latency-hist path=up load=hog lo_ns=8192 hi_ns=10240 count=2
+bench: latency-hist path=up load=hog lo_ns=10240 hi_ns=12288 count=1
+bench: end status=1
+"""
+
+
+class Latency(unittest.TestCase):
+    """The latency lines: parsed, summed up per path and load, drawn."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.rows = []
+        for k in (1, 2):
+            path = os.path.join(tmp.name, f"i386-cpus2-run{k}.log")
+            with open(path, "w") as f:
+                f.write(LATENCY_LOG)
+            got, self.ok = bench.parse_log(path, "i386", 2, k)
+            self.rows += got
+
+    def test_keys_with_digits_and_a_failed_line(self):
+        self.assertFalse(self.ok)
+        up = bench.select(self.rows, "latency", load="none", run=1)[0]
+        self.assertEqual((up["p99_ns"], up["late"], up["path"]), ("9000", "0", "up"))
+
+    def test_summed_up_per_path_load_and_bucket(self):
+        summary = bench.summarize(self.rows)
+        self.assertEqual(len(bench.select(summary, "latency")), 2)
+        hist = bench.select(summary, "latency-hist", load="hog")
+        self.assertEqual(sorted(r["lo_ns"] for r in hist), ["10240", "8192"])
+        self.assertEqual({r["runs"] for r in hist}, {2})
+
+    def test_histograms_add_up_every_boot(self):
+        hist = latency.histograms(self.rows)[("i386", 2)]["hog"]["up"]
+        self.assertEqual((hist[8192], hist[10240]), (4, 2))
+        self.assertEqual(latency.outline(hist),
+                         [(8.192, 0), (8.192, 200 / 3), (10.24, 200 / 3),
+                          (10.24, 100 / 3), (12.288, 100 / 3), (12.288, 0)])
+
+    def test_an_empty_bucket_between_goes_down_to_zero(self):
+        hist = {1000: 1, 4000: 1, "hi": {1000: 1200, 4000: 5000}}
+        self.assertEqual(latency.outline(hist),
+                         [(1.0, 0), (1.0, 50), (1.2, 50), (1.2, 0), (4.0, 0),
+                          (4.0, 50), (5.0, 50), (5.0, 0)])
+
+
+class Settings(unittest.TestCase):
+    def test_the_command_line(self):
+        settings = bench.Settings(which="latency", loops=50)
+        append, note = settings.append(ARCHES["i386"], "icount")
+        self.assertEqual(append, "bench=latency synchro.secs=5 vfs.secs=10 vfs.tasks=16 "
+                                 "latency.loops=50")
+        self.assertIsNone(note)
+        self.assertEqual(settings.guest_secs(), 1.0)
+
+    def test_no_hog_under_icount_where_a_pause_ends_no_turn(self):
+        append, note = bench.Settings().append(ARCHES["riscv"], "icount")
+        self.assertTrue(append.endswith(" latency.hog=0"))
+        self.assertIn("riscv: no latency run beside a hog under icount", note)
+        self.assertNotIn("latency.hog", bench.Settings().append(ARCHES["riscv"], "tcg")[0])
+
+    def test_all_times_every_benchmark(self):
+        self.assertEqual(bench.Settings(vfs_secs=1, synchro_secs=1).guest_secs(),
+                         1 + 8 + bench.OVERHEAD_SECS + 4.0)
 
 
 if __name__ == "__main__":

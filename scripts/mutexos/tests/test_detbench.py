@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from mutexos import detbench
+from mutexos import detbench, latency
 
 
 def vfs(lock, loops_per_sec, cpu_us):
@@ -46,6 +46,49 @@ class Gate(unittest.TestCase):
     def test_a_missing_row_fails(self):
         reasons, _ = detbench.gate([rows(), rows()[:3]])
         self.assertEqual(reasons, ["gate: no VFS row for lock=handoff"])
+
+
+def latency_rows(max_ns=9000, late=0, drop=None):
+    """One boot's latency rows: every path at both loads."""
+    out = []
+    for load in latency.LOADS:
+        for path in latency.PATHS:
+            if (path, load) == drop:
+                continue
+            row = {"kind": "latency", "path": path, "load": load, "samples": "50",
+                   "max_ns": str(max_ns if path == "complete" else 7000),
+                   "tick_ns": "10000000"}
+            if path not in ("timer", "cross_cpu"):
+                row["late"] = str(late if path == "complete" else 0)
+            out.append(row)
+    return out
+
+
+class LatencyGate(unittest.TestCase):
+    def test_passes_and_says_what_it_judged(self):
+        reasons, figures = detbench.latency_gate(latency_rows())
+        self.assertEqual(reasons, [])
+        self.assertIn("16 paths and loads, the longest wake 9.0 us (complete, none), "
+                      "at most 1000.0 us (1/10 of a tick); 0 of 600 same-CPU wakes "
+                      "let the waker go on first, at most 0", figures)
+
+    def test_a_wake_that_waits_for_the_tick_fails(self):
+        # A missed preemption waits for the next tick: less than a tick.
+        reasons, _ = detbench.latency_gate(latency_rows(max_ns=9967144, late=50))
+        self.assertEqual(len(reasons), 4)
+        self.assertIn("complete, none: the longest wake 9967.1 us, not under 1000.0 us",
+                      reasons[0])
+        self.assertIn("100 of 600 wakes on the woken task's CPU let the waker go on",
+                      reasons[2])
+        self.assertTrue(reasons[-1].startswith("judged: 16 paths and loads"))
+
+    def test_the_limit_is_a_tenth_of_a_tick(self):
+        self.assertEqual(detbench.latency_gate(latency_rows(max_ns=999999))[0], [])
+        self.assertEqual(len(detbench.latency_gate(latency_rows(max_ns=1000000))[0]), 3)
+
+    def test_a_missing_path_fails(self):
+        reasons, _ = detbench.latency_gate(latency_rows(drop=("cross_cpu", "hog")))
+        self.assertEqual(reasons, ["latency gate: no row for cross_cpu/hog"])
 
 
 class Difference(unittest.TestCase):

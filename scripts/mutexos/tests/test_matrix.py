@@ -60,7 +60,8 @@ class TestPlan(unittest.TestCase):
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("labs-bank", "i386"), ("labs-skeletons", "i386"),
                           ("labs-reference", "i386"), ("build", "i386"), ("model", "i386"),
-                          ("runner", "i386"), ("det-bench", "i386"), ("debug-cost", "i386"),
+                          ("runner", "i386"), ("det-bench", "i386"), ("det-latency", "i386"),
+                          ("debug-cost", "i386"),
                           ("trace", "i386"), ("verdicts", "i386"), ("grub", "i386"),
                           ("sdcard", "arm")])
         self.assertIn(checks.SELFTEST_BUILD, plan.builds)
