@@ -485,7 +485,7 @@ help:
 	@echo '  torture        a long stress run of the lock suites'
 	@echo '  iso            a GRUB boot CD (x86); check-iso boots one'
 	@echo '  sdcard         a Raspberry Pi SD card image (arm; FIRMWARE=dir [CMDLINE=...])'
-	@echo '  verify         check the Promela model of the mutex with spin'
+	@echo '  verify         check the Promela models of the mutex and of the stuck check with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-stuck    no stuck verdict on correct kernels (BOOTS=n boots of each lane)'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate; the latency gate'
