@@ -177,7 +177,8 @@ def preprocessed_lines(pre):
             line += 1
             continue
         if "1" in m.group(3).split() and name:
-            out.append((name, line - 1, f'#include "{m.group(2)}"'))
+            # The marker comes where the #include was: line is its line.
+            out.append((name, line, f'#include "{m.group(2)}"'))
         name, line = m.group(2), int(m.group(1))
     return out
 
@@ -208,7 +209,9 @@ def check_headers(root, cc, path, unit, pre):
         inside = any(os.path.commonpath([full, d]) == d for d in allowed)
         if (inside or os.path.dirname(full) == own) and full.endswith(".h"):
             continue
-        found.append(Violation(path, where.get(full), f"includes {dep}, which is not "
+        shown = os.path.relpath(full, root) if full.startswith(os.path.abspath(root) + os.sep) \
+            else full
+        found.append(Violation(path, where.get(full), f"includes {shown}, which is not "
                                "a header of the tree's include folders or its own folder"))
     return found
 
