@@ -185,7 +185,28 @@ def preprocessed_lines(pre):
 
 def same_file(root, a, b):
     """Whether paths a and b (relative to root or absolute) are one file."""
-    return os.path.abspath(os.path.join(root, a)) == os.path.abspath(os.path.join(root, b))
+    return real_path(root, a) == real_path(root, b)
+
+
+# The compiler's own working folder, as an absolute path: root.
+PROC_CWD = re.compile(r"^/proc/(?:self|thread-self)/cwd(?=/|$)")
+
+
+def real_path(root, path):
+    """Where path, as the compiler spelled it (relative to root, the
+    folder it runs in, or absolute), really is: its links followed, so
+    that a/../b through a linked folder is the file the compiler read,
+    and /proc/self/cwd/ is root."""
+    m = PROC_CWD.match(path)
+    if m:
+        path = "." + path[m.end():]
+    return os.path.realpath(os.path.join(root, path))
+
+
+def shown_path(root, path):
+    """path (real) relative to root when it is inside it."""
+    top = os.path.realpath(root)
+    return os.path.relpath(path, top) if path.startswith(top + os.sep) else path
 
 
 def check_headers(root, cc, path, unit, pre):
@@ -198,21 +219,20 @@ def check_headers(root, cc, path, unit, pre):
     where = {}
     for name, line, text in preprocessed_lines(pre):
         if text.startswith("#include ") and same_file(root, name, path):
-            where.setdefault(os.path.abspath(os.path.join(root, text[10:-1])), line)
-    allowed = [os.path.abspath(os.path.join(root, d)) for d in include_dirs(cc)]
-    own = os.path.abspath(os.path.join(root, os.path.dirname(path)))
+            where.setdefault(real_path(root, text[10:-1]), line)
+    allowed = [real_path(root, d) for d in include_dirs(cc)]
+    own = real_path(root, os.path.dirname(path) or ".")
     found = []
     for dep in files:
-        full = os.path.abspath(os.path.join(root, dep))
+        full = real_path(root, dep)
         if same_file(root, dep, unit) or same_file(root, dep, path):
             continue
         inside = any(os.path.commonpath([full, d]) == d for d in allowed)
         if (inside or os.path.dirname(full) == own) and full.endswith(".h"):
             continue
-        shown = os.path.relpath(full, root) if full.startswith(os.path.abspath(root) + os.sep) \
-            else full
-        found.append(Violation(path, where.get(full), f"includes {shown}, which is not "
-                               "a header of the tree's include folders or its own folder"))
+        found.append(Violation(path, where.get(full), f"includes {shown_path(root, full)}, "
+                               "which is not a header of the tree's include folders "
+                               "or its own folder"))
     return found
 
 

@@ -104,6 +104,24 @@ class Rules(unittest.TestCase):
         self.assertEqual(len(found), 1, found)
         self.assertTrue(found[0].startswith("lab/sol.c:2: includes outside/ref.c"), found)
 
+    def test_an_include_through_proc_self_cwd(self):
+        # The compiler's working folder is the tree: the report names the
+        # file it read, not /proc/outside/ref.c.
+        found = self.check('#include "/proc/self/cwd/lab/../outside/ref.c"\n'
+                           'int sol(void) { return ref_answer(); }\n')
+        self.assertEqual(found, ["lab/sol.c:1: includes outside/ref.c, which is not a header "
+                                 "of the tree's include folders or its own folder"])
+
+    def test_an_include_through_a_linked_folder(self):
+        # include/asm links to arch/x/asm: <asm/../secret.h> reads as
+        # include/secret.h, but the compiler reads arch/x/secret.h.
+        self.write("arch/x/asm/atomic.h", "\n")
+        self.write("arch/x/secret.h", "static inline int secret(void) { return 42; }\n")
+        os.symlink(os.path.join(self.root, "arch/x/asm"), os.path.join(self.root, "include/asm"))
+        found = self.check('#include <asm/../secret.h>\nint sol(void) { return secret(); }\n')
+        self.assertEqual(found, ["lab/sol.c:1: includes arch/x/secret.h, which is not a header "
+                                 "of the tree's include folders or its own folder"])
+
     def test_a_header_of_its_own_folder(self):
         self.write("lab/mine.h", "static inline int mine(void) { return 1; }\n")
         self.assertEqual(self.check('#include "mine.h"\nint sol(void) { return mine(); }\n'),
