@@ -73,7 +73,7 @@ MX := PYTHONPATH=$(CURDIR)/scripts python3 -m mutexos
 CHECK_TOOLS := scripts/check-tools.sh
 
 .DEFAULT_GOAL := all
-.PHONY: all run gdb kgdb menuconfig sizes clean help tools print-builddir
+.PHONY: all run gdb kgdb menuconfig sizes clean help tools print-builddir print-cc
 # ARCH_EXTRA_IMAGES: what else an arch builds beside the kernel (arch.mk)
 all: $(O)/kernel.elf $(ARCH_EXTRA_IMAGES)
 
@@ -466,6 +466,12 @@ sdcard-check:
 # The folder of this configuration, for the tools that call make.
 print-builddir:
 	@echo $(O)
+
+# How this configuration compiles a C file, for the grader's check of a
+# submission before it runs (scripts/mutexos/precheck.py): it compiles
+# the lab's files again with other outputs (-M, -E, -S).
+print-cc:
+	@echo $(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) $(CFLAGS)
 
 clean:
 	rm -rf build

@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import answers, bench, build, labs
+from . import answers, bench, build, labs, precheck
 from .build import BuildConfig
 from .runner import BootSpec, run_spec
 
@@ -251,6 +251,12 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
     checks = lab.checks_for(student)
     names = names or lab.arches
     outcomes, failed = [], None
+    flagged = check_before_running(root, arches, lab, checks, names, say)
+    if isinstance(flagged, BuildError):
+        failed, outcomes = flagged, failed_outcomes(checks, names, flagged.text, flagged.log)
+        names = []
+    elif flagged:
+        return report_flagged(root, lab, checks, names, flagged, results_path, say)
     for name in names:
         got = grade_arch(root, arches[name], lab, checks, accel, case_timeout, say)
         if isinstance(got, BuildError):
@@ -263,6 +269,55 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
         return report_not_graded(lab, outcomes, results_path, say,
                                  "fix the build and grade again")
     return report(lab, outcomes, results_path, say)
+
+
+def check_before_running(root, arches, lab, checks, names, say):
+    """Build every configuration the checks use and check the lab's files
+    in each (precheck.py), before any boot: the Violations found, or the
+    BuildError of a build that failed."""
+    files = labs.submitted_files(labs.ROOT, lab)
+    found = []
+    for name in names:
+        cfgs = dict.fromkeys(c.build(name) for c in checks if c.runs_on(name)
+                             and c.kind in ("boot", "insns", "planted"))
+        for cfg in cfgs:
+            failed = build_for_grade(root, cfg)
+            if failed:
+                return failed
+            found += precheck.check(root, cfg, f"{arches[name].cross}nm", lab, files)
+    if not found:
+        say(f"grade: lab {lab.number}'s files use only what the lab allows")
+    return list(dict.fromkeys(found))
+
+
+# The checks a violation fails: every one that runs the lab's code.
+CODE_KINDS = ("boot", "insns", "planted", "bench")
+
+
+def report_flagged(root, lab, checks, names, violations, results_path, say):
+    """The lab's files broke a rule of precheck.py: its code checks graded
+    0 without running, each saying why, and results.json flagged for a
+    person to look at; exit 1 (the answers may still score)."""
+    why = "not run: the lab's files use what the lab does not allow:\n" + \
+        "\n".join(str(v) for v in violations)
+    outcomes = []
+    for name in names:
+        for check in (c for c in checks if c.runs_on(name)):
+            if check.kind in CODE_KINDS:
+                outcomes.append(Outcome(check, name, False, why))
+            else:
+                outcomes.append(Outcome(check, name, *answers.judge(root)))
+    say(f"grade: FLAGGED for a person to look at: {why}")
+    code = report(lab, outcomes, results_path, say)
+    if results_path:
+        with open(results_path, encoding="utf-8") as f:
+            data = json.load(f)
+        data["flagged"] = True
+        data["flagged_reasons"] = [str(v) for v in violations]
+        data["output"] = f"FLAGGED for a person to look at: {why}\n\n" + \
+            data.get("output", "")
+        write_json(results_path, data)
+    return max(code, 1)
 
 
 # Where the full tree grades a submission (grading_tree()).
@@ -610,6 +665,11 @@ def write_results(path, score, outcomes, output=None):
     }
     if output:
         data["output"] = output
+    write_json(path, data)
+
+
+def write_json(path, data):
+    """Write data as JSON at path."""
     # A new file of our own, renamed over whatever path is: a link the
     # submission put there is replaced, never written through.
     fd, tmp = tempfile.mkstemp(prefix=".results-", dir=os.path.dirname(path) or ".")

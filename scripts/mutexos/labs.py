@@ -56,6 +56,16 @@ INSTRUCTOR_FILES = (
     "docs/labs/solutions/",
 )
 
+# What every lab's code may use: the spinlock, sleeping and waking, the
+# compiler's helpers, and the race detector's hooks in its build. Never
+# kunit_*, machine_exit, printk (but where the lab prints), the command
+# line (boot_command_line) or kallsyms_lookup_name (precheck.py).
+SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock",
+            "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
+            "preempt_schedule", "__tsan_*", "__udivmoddi4", "__aeabi_*")
+# The debug build's hooks in the mutex code (kernel/locking/mutex-debug.c).
+MUTEX_DEBUG = ("__debug_mutex_enter", "debug_mutex_*", "spin_assert_held")
+
 # No graded case may take longer, whatever it declares: a grade must end
 # in bounded time (one lab on three arches in about two minutes).
 MAX_CASE_SECS = 60
@@ -104,7 +114,9 @@ class Lab:
     lab's regions and answers.md. case_timeout: the seconds each of its
     graded cases may take, when less than the grader's (0: the grader's).
     planted: (the file "planted" checks replace, the folder of the wrong
-    versions of it as patches over the reference).
+    versions of it as patches over the reference). allowed and asm: what
+    its files may use, checked before they run (precheck.py); its
+    handout says the same in one line.
     """
 
     number: int
@@ -114,6 +126,8 @@ class Lab:
     files: tuple = ()
     case_timeout: int = 0
     planted: tuple = ()
+    allowed: tuple = ()         # symbols its files may use (precheck.py), fnmatch patterns
+    asm: bool = False           # its handout asks for inline asm
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -126,7 +140,9 @@ LABS = {lab.number: lab for lab in (
         Check("vsnprintf: numbers and strings", 2,
               "vsnprintf.vsnprintf_decimal_test,vsnprintf.vsnprintf_string_char_test"),
         Check("vsnprintf: %p", 6, "vsnprintf.vsnprintf_pointer_test"),
-    )),
+    # %pS names a symbol: kallsyms_lookup() and sprint_symbol().
+    ), allowed=("strlen", "strnlen", "kallsyms_lookup", "sprint_symbol", "__udivmoddi4",
+                "__aeabi_*", "__tsan_*")),
     Lab(1, "Atomics and the ticket spinlock", ALL_ARCHES, (
         Check("atomic: one CPU", 4,
               "atomic.arithmetic,atomic.return_values,atomic.exchange"),
@@ -152,7 +168,7 @@ LABS = {lab.number: lab for lab in (
               "kcsan.atomic_ops_are_one_access", conf=KCSAN),
         Check("spinlock: mutual exclusion and irq forms", 3,
               "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
-    )),
+    ), asm=True),
     Lab(2, "Sleep and wakeup", ALL_ARCHES, (
         Check("wait_event sleeps until its condition", 2,
               "wait.wait_event_sleeps_until_condition,wait.wait_event_timeout_results"),
@@ -160,7 +176,7 @@ LABS = {lab.number: lab for lab in (
               "wait.wakeup_between_test_and_sleep"),
         Check("sleep/wakeup stress", 2, "sched.sleep_wakeup_stress"),
         Check("no lost wakeup, interruptible", 2, "wait_window.*", instructor=True),
-    )),
+    ), allowed=SLEEPING),
     Lab(3, "The mutex slowpath", ALL_ARCHES, (
         Check("mutex API", 2, "mutex.api_contract,mutex.define_mutex_is_unlocked"),
         Check("waiters get the mutex in FIFO order", 4, "mutex.fifo_order_of_waiters"),
@@ -188,7 +204,7 @@ LABS = {lab.number: lab for lab in (
         Check("the wait list only under wait_lock (race detector)", 3,
               "kcsan.mutex_wait_list_is_not_a_race", conf=KCSAN,
               case_secs=MAX_CASE_SECS, arches=("i386",)),
-    )),
+    ), allowed=SLEEPING + MUTEX_DEBUG),
     Lab(4, "Interruptible locking and trylock", ALL_ARCHES, (
         Check("mutex API and FIFO order", 2, "mutex.api_contract,mutex.fifo_order_of_waiters"),
         # mutual_exclusion: a third of its workers take the lock by trylock
@@ -199,7 +215,7 @@ LABS = {lab.number: lab for lab in (
     # No limit of its own: at 5 s and at 10 s the reference's
     # mutual_exclusion (1.4 s on a quiet host) ran out under load. A waiter
     # deaf to signals fails interruptible_gets_eintr after its own bound.
-    )),
+    ), allowed=SLEEPING + MUTEX_DEBUG),
     Lab(5, "The fastpath", ALL_ARCHES, (
         Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
             ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle"))),
@@ -217,7 +233,7 @@ LABS = {lab.number: lab for lab in (
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="dec"),
         Check("mutex suite, xchg fastpath", 1,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="xchg"),
-    )),
+    ), asm=True),
     Lab(6, "Completions", ALL_ARCHES, (
         Check("complete and wait", 3,
               "completion.complete_before_wait,completion.complete_counts,"
@@ -226,7 +242,8 @@ LABS = {lab.number: lab for lab in (
         Check("timeouts and signals", 2, "completion.timeouts,completion.interruptible_wait"),
     # As lab 4's: the whole suite takes seconds; a waiter never released
     # waits out the limit.
-    ), case_timeout=10),
+    ), case_timeout=10, allowed=SLEEPING + (
+        "__init_waitqueue_head", "__wake_up_locked", "default_wake_function")),
     Lab(7, "The deadlock detector", ALL_ARCHES, (
         Check("misuse reports", 2,
               "mutex_debug.double_unlock,mutex_debug.unlock_by_non_owner,"
@@ -236,7 +253,10 @@ LABS = {lab.number: lab for lab in (
               "mutex_debug.ABBCCA,mutex_debug.ABCABC,mutex_debug.cycle_of_25,"
               "mutex_debug.chain_over_limit", mutex="debug"),
         Check("the whole debug suite", 4, "mutex_debug.*", mutex="debug"),
-    )),
+    # The detector prints its reports, and the tasks' stacks.
+    ), allowed=SLEEPING + ("__warn", "dump_stack", "show_stack", "mdelay", "printk",
+                           "report_mark_*", "task_list", "task_list_lock",
+                           "task_state_char")),
     Lab(8, "Measure", X86, (
         Check("the benchmarks run", 4, kind="bench"),
         # bench.log is the student's, from the arch they measured on.
@@ -261,7 +281,13 @@ LABS = {lab.number: lab for lab in (
             ("writer-ignores-readers", "your tests catch: a writer beside readers"),
             ("reader-passes-writer", "your tests catch: a reader passes a waiting writer"),
             ("one-reader-per-release", "your tests catch: one reader let in per release"))),
-    ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants")),
+    ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants"),
+        # The student's tests fail their cases as every test does, and
+        # call the semaphore's API (the stub's example does).
+        allowed=SLEEPING + ("strlen", "rwsem_holder_*") + tuple(
+            f"tests/rwsem_student_test.c:{s}" for s in (
+                "kunit_abort", "kunit_fail_current", "init_rwsem", "down_read", "up_read",
+                "down_write", "up_write"))),
     # The boost and its chain (docs/labs/lab10.md): each case checks
     # priorities and order, and a stub fails them at once, never hangs.
     Lab(10, "Priority inversion and inheritance", ALL_ARCHES, (
@@ -277,7 +303,9 @@ LABS = {lab.number: lab for lab in (
         Check("priority inversion bounded", 3, "rtmutex.inversion_with_rt_mutex"),
         Check("the rt-mutex and real-time suites, debug build", 2,
               "rtmutex.*,sched_rt.*", mutex="debug"),
-    )),
+    # Its reports print, and walk the task list.
+    ), allowed=SLEEPING + ("printk", "rt_mutex_*", "debug_rt_mutex_*", "task_list",
+                           "task_list_lock")),
 )}
 
 

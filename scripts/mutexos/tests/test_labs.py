@@ -301,6 +301,7 @@ class Grader(unittest.TestCase):
                                       grade.first_error(log), log)
             path = os.path.join(tmp, "results.json")
             with mock.patch.object(grade, "grade_arch", return_value=failed), \
+                    mock.patch.object(grade, "check_before_running", return_value=[]), \
                     mock.patch("builtins.print"):
                 code = grade.run(tmp, {"i386": None, "arm": None}, lab, results_path=path)
             with open(path) as f:
@@ -317,6 +318,7 @@ class Grader(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "results.json")
             with mock.patch.object(grade, "grade_arch", return_value=failed), \
+                    mock.patch.object(grade, "check_before_running", return_value=[]), \
                     mock.patch("builtins.print"):
                 code = grade.run(tmp, dict.fromkeys(lab.arches), lab, results_path=path,
                                  student=False)

@@ -1,0 +1,187 @@
+"""precheck.py: each rule on tiny files compiled by the host's gcc.
+
+A fixture tree in a temporary folder: include/ (the tree's include
+folder), lab/ (the lab's files) and outside/ (a file no lab may read,
+as the reference is to a submission). Each test compiles one lab file
+and runs check_file() on it, as check() does for each file of a lab.
+"""
+
+import dataclasses
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from mutexos import labs, precheck
+
+CC = shutil.which("gcc")
+NM = shutil.which("nm")
+FLAGS = ["-Iinclude", "-std=gnu11", "-O2", "-ffreestanding", "-fno-builtin", "-fno-pic",
+         "-fno-pie", "-fno-stack-protector", "-fno-asynchronous-unwind-tables"]
+LAB = dataclasses.replace(labs.LABS[3], allowed=("helper", "lab/only.c:special", "__tsan_*"))
+
+def outside(line, dep):
+    """The header rule's report of lab/sol.c including dep on line."""
+    return (f"lab/sol.c:{line}: includes {dep}, which is not a header of the tree's "
+            "include folders or its own folder")
+
+
+HEADER = """\
+#define barrier() __asm__ __volatile__("" ::: "memory")
+static inline void cpu_relax(void) { __asm__ __volatile__("pause"); }
+int helper(int);
+"""
+
+
+@unittest.skipUnless(CC and NM, "needs the host's gcc and nm")
+class Rules(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="precheck-test-")
+        self.addCleanup(shutil.rmtree, self.root)
+        self.cc = [CC] + FLAGS
+        self.write("include/ok.h", HEADER)
+        self.write("outside/ref.c", "int ref_answer(void) { return 42; }\n")
+        self.write("outside/blob.bin", "reference\n")
+
+    def write(self, path, text):
+        full = os.path.join(self.root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def check(self, text, path="lab/sol.c", lab=LAB):
+        """The Violations of a lab file holding text, as strings."""
+        self.write(path, text)
+        obj = os.path.join(self.root, path[:-2] + ".o")
+        proc = subprocess.run(self.cc + ["-c", path, "-o", obj], cwd=self.root,
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return [str(v) for v in precheck.check_file(self.root, self.cc, NM, lab, path, path,
+                                                    obj)]
+
+    def test_a_clean_file_passes(self):
+        self.assertEqual(self.check(
+            '#include <ok.h>\n'
+            'int sol(int x)\n{\n\tbarrier();\n\tcpu_relax();\n\treturn helper(x) + 1;\n}\n'
+            'const char *msg = "look 1 book 2";\n'), [])
+
+    def test_a_symbol_not_allowed(self):
+        found = self.check('#include <ok.h>\nextern int printk(const char *, ...);\n'
+                           'int sol(int x) { printk("hi"); return helper(x); }\n')
+        self.assertEqual(found, ["lab/sol.c: uses the symbol printk, which lab 3 may not"])
+
+    def test_kallsyms_lookup_name_is_not_allowed(self):
+        found = self.check('extern unsigned long kallsyms_lookup_name(const char *);\n'
+                           'typedef int (*fn)(void);\n'
+                           'int sol(void) { return ((fn)kallsyms_lookup_name("ref"))(); }\n')
+        self.assertEqual(len(found), 1)
+        self.assertIn("kallsyms_lookup_name", found[0])
+        # Its argument is no KTAP string, nor anything else: only the symbol.
+        self.assertTrue(found[0].startswith("lab/sol.c: uses the symbol"), found)
+
+    def test_a_symbol_allowed_in_one_file_only(self):
+        text = 'extern int special(void);\nint sol(void) { return special(); }\n'
+        self.assertEqual(self.check(text, path="lab/only.c"), [])
+        self.assertEqual(self.check(text, path="lab/other.c"),
+                         ["lab/other.c: uses the symbol special, which lab 3 may not"])
+
+    def test_a_pattern_of_the_allowlist(self):
+        self.assertEqual(self.check('extern void __tsan_read4(void *);\n'
+                                    'void sol(int *p) { __tsan_read4(p); }\n'), [])
+
+    def test_a_file_outside_the_include_folders(self):
+        ref = os.path.join(self.root, "outside", "ref.c")
+        # (how it is included, the line of the #include): plainly, behind
+        # __has_include, by absolute path, and through /proc/self/cwd (the
+        # compiler's working folder, the tree: named as the file it read).
+        for name, line in (("../outside/ref.c", 3), ("../outside/ref.c", 2), (ref, 2),
+                           ("/proc/self/cwd/lab/../outside/ref.c", 2)):
+            with self.subTest(name=name, line=line):
+                text = f'#include "{name}"\n'
+                if line == 2:
+                    text = f'#if __has_include("{name}")\n{text}#endif\n'
+                else:
+                    text = '#include <ok.h>\n\n' + text
+                found = self.check(text + 'int sol(void) { return ref_answer(); }\n')
+                self.assertEqual(found, [outside(line, "outside/ref.c")])
+
+    def test_an_include_through_a_linked_folder(self):
+        # include/asm links to arch/x/asm: <asm/../secret.h> reads as
+        # include/secret.h, but the compiler reads arch/x/secret.h.
+        self.write("arch/x/asm/atomic.h", "\n")
+        self.write("arch/x/secret.h", "static inline int secret(void) { return 42; }\n")
+        os.symlink(os.path.join(self.root, "arch/x/asm"), os.path.join(self.root, "include/asm"))
+        found = self.check('#include <asm/../secret.h>\nint sol(void) { return secret(); }\n')
+        self.assertEqual(found, [outside(1, "arch/x/secret.h")])
+
+    def test_a_header_of_its_own_folder(self):
+        self.write("lab/mine.h", "static inline int mine(void) { return 1; }\n")
+        self.assertEqual(self.check('#include "mine.h"\nint sol(void) { return mine(); }\n'),
+                         [])
+
+    def test_a_c_file_of_its_own_folder(self):
+        self.write("lab/copy.c", "static int copied(void) { return 1; }\n")
+        self.assertEqual(self.check('#include "copy.c"\nint sol(void) { return copied(); }\n'),
+                         [outside(1, "lab/copy.c")])
+
+    def test_inline_asm_of_its_own(self):
+        found = self.check('#include <ok.h>\nint sol(int x)\n{\n'
+                           '\t__asm__ __volatile__("incl %0" : "+r"(x));\n\treturn x;\n}\n')
+        self.assertEqual(found, ['lab/sol.c:4: inline asm "incl %0" '
+                                 "(this lab's handout asks for none)"])
+
+    def test_inline_asm_where_the_lab_asks_for_it(self):
+        lab = dataclasses.replace(LAB, asm=True)
+        self.assertEqual(self.check('int sol(int x)\n{\n'
+                                    '\t__asm__ __volatile__("incl %0" : "+r"(x));\n'
+                                    '\treturn x;\n}\n', lab=lab), [])
+
+    def test_incbin(self):
+        lab = dataclasses.replace(LAB, asm=True)     # the directive rule alone
+        found = self.check('__asm__(".section .rodata\\n.incbin \\"outside/blob.bin\\"\\n'
+                           '.previous");\nint sol(void) { return 0; }\n', lab=lab)
+        self.assertEqual(found, ["lab/sol.c: the assembler input has .incbin: "
+                                 "no lab reads another file into its object"])
+
+    def test_incbin_is_inline_asm_too(self):
+        found = self.check('__asm__(".section .rodata\\n.incbin \\"outside/blob.bin\\"\\n'
+                           '.previous");\nint sol(void) { return 0; }\n')
+        self.assertEqual(len(found), 2, found)
+        self.assertTrue(found[0].startswith('lab/sol.c:1: inline asm ".section'), found)
+        self.assertIn(".incbin", found[1])
+
+    def test_ktap_strings(self):
+        for line in ("ok 1 mutex", "    not ok 2 fifo", "    # Subtest: mutex", "1..3",
+                     "KTAP version 1", "# mutexos: end of tests, status 0"):
+            with self.subTest(line=line):
+                text = line.replace('"', '\\"')
+                found = self.check(f'const char *forged = "{text}\\n";\n')
+                self.assertEqual(found, [f'lab/sol.c: holds the string "{line.strip()}", '
+                                         "which reads as a test result line"])
+
+    def test_strings_like_results_but_not(self):
+        self.assertEqual(self.check('const char *a = "look 1 time", *b = "token 2";\n'
+                                    'const char *c = "v1..2";\n'), [])
+
+
+class Allowlists(unittest.TestCase):
+    def test_file_scoped_entries(self):
+        lab = labs.LABS[9]
+        self.assertTrue(precheck.allowed_symbol(lab, "tests/rwsem_student_test.c", "kunit_abort"))
+        self.assertFalse(precheck.allowed_symbol(lab, "kernel/locking/rwsem.c", "kunit_abort"))
+
+    def test_no_lab_may_exit_or_look_up_symbols(self):
+        for lab in labs.LABS.values():
+            for symbol in ("machine_exit", "kallsyms_lookup_name", "boot_command_line"):
+                with self.subTest(lab=lab.number, symbol=symbol):
+                    self.assertFalse(precheck.allowed_symbol(lab, "kernel/x.c", symbol))
+
+    def test_printk_only_where_the_lab_prints(self):
+        printing = {n for n, lab in labs.LABS.items()
+                    if precheck.allowed_symbol(lab, "kernel/x.c", "printk")}
+        self.assertEqual(printing, {7, 10})
+
+
+if __name__ == "__main__":
+    unittest.main()
