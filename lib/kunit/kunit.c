@@ -6,7 +6,9 @@
  * that never returns is given up on after its time limit. Either way the
  * run goes on with the next case. A case is given up on at once when it
  * is stuck: every task asleep and no timer armed, so that nothing will
- * ever wake them (a lost wakeup, a deadlock), rather than after its limit.
+ * ever wake them (a lost wakeup, a deadlock), rather than after its limit;
+ * the rest of its suite is then not run, since its tasks hold for good
+ * what the suite's cases share.
  *
  * Only the runner prints result lines. A case thread prints its
  * diagnostics while the runner is waiting for it, so they always come
