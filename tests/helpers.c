@@ -49,16 +49,27 @@ int run_pair(int (*a)(void *), int (*b)(void *), void *arg,
 	return (kthread_join(ta) != 0) + (kthread_join(tb) != 0);
 }
 
-bool wait_for_count(volatile int *flag, int want, unsigned int secs)
+static bool poll_count(volatile int *flag, int want, unsigned int secs,
+		       void (*nap)(unsigned int msecs))
 {
 	unsigned long end = jiffies + secs * HZ;
 
 	while (READ_ONCE(*flag) < want) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep_poll(1);
+		nap(1);
 	}
 	return true;
+}
+
+bool wait_for_count(volatile int *flag, int want, unsigned int secs)
+{
+	return poll_count(flag, want, secs, msleep_poll);
+}
+
+bool wait_for_host(volatile int *flag, int want, unsigned int secs)
+{
+	return poll_count(flag, want, secs, msleep);
 }
 
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)

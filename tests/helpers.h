@@ -47,6 +47,14 @@ int run_pair(int (*a)(void *), int (*b)(void *), void *arg,
  * A generous limit: it only catches a real hang, never a slow emulator.
  */
 bool wait_for_count(volatile int *flag, int want, unsigned int secs);
+/*
+ * The same for a count that something outside the machine raises (the
+ * gdb check, writing through the kernel's stub): it polls with msleep(),
+ * whose timer counts, so that the runner's stuck check, which sees only
+ * tasks and timers, does not give the case up while the host is on its
+ * way.
+ */
+bool wait_for_host(volatile int *flag, int want, unsigned int secs);
 
 /* Waits until p sleeps in state (off its CPU). */
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);

@@ -54,7 +54,7 @@ static void cpu0_irqs_off(struct kunit *test)
 	if (!READ_ONCE(kgdb_test_spin))
 		kunit_skip(test, "for the gdb check, which sets kgdb_test_spin at kgdbwait");
 	KUNIT_ASSERT_TRUE(test, num_online_cpus() >= 2);
-	KUNIT_ASSERT_TRUE(test, wait_for_count(&kgdb_test_spin, SPIN,
+	KUNIT_ASSERT_TRUE(test, wait_for_host(&kgdb_test_spin, SPIN,
 					       ASK_WAIT_SECS));
 	t = kthread_create(spin_irqs_off, NULL, "kgdb-spin");
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -97,7 +97,7 @@ static void reports_at_once(struct kunit *test)
 
 	if (!READ_ONCE(kgdb_test_reports))
 		kunit_skip(test, "for the gdb check, which sets kgdb_test_reports at kgdbwait");
-	KUNIT_ASSERT_TRUE(test, wait_for_count(&kgdb_test_reports, SPIN,
+	KUNIT_ASSERT_TRUE(test, wait_for_host(&kgdb_test_reports, SPIN,
 					       ASK_WAIT_SECS));
 	kunit_expect_reports(test);
 	atomic_set(&r.ready, 0);
@@ -168,7 +168,7 @@ static void busy_until_released(struct kunit *test)
 		wake_up_process(t[n++]);
 	}
 	printk("kgdb_test: busy on %u CPUs until the gdb check releases them\n", n);
-	released = wait_for_count(&kgdb_test_busy, RELEASE, BUSY_LIMIT_SECS);
+	released = wait_for_host(&kgdb_test_busy, RELEASE, BUSY_LIMIT_SECS);
 	b.stop = true;
 	while (n--)
 		KUNIT_EXPECT_EQ(test, kthread_join(t[n]), 0);
