@@ -60,7 +60,7 @@ INSTRUCTOR_FILES = (
 # compiler's helpers, and the race detector's hooks in its build. Never
 # kunit_*, machine_exit, printk (but where the lab prints), the command
 # line (boot_command_line) or kallsyms_lookup_name (precheck.py).
-SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock",
+SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock*",
             "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
             "preempt_schedule", "__tsan_*", "__udivmoddi4", "__aeabi_*")
 # The debug build's hooks in the mutex code (kernel/locking/mutex-debug.c).
