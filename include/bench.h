@@ -163,8 +163,25 @@ u32 latency_percentile(const u32 *sorted, unsigned int n, unsigned int pct);
 void latency_summarize(u32 *ns, unsigned int n, struct latency_stats *st);
 
 /*
- * The kernel command line: bench=synchro|vfs|latency|all runs the benchmark(s)
- * instead of the tests; synchro.* and vfs.* set their parameters.
+ * bench=piwalk (kernel/bench/piwalk.c): how long rt_mutex_lock() keeps
+ * interrupts off walking a chain of owners, for chains of 1 to 1025.
+ */
+#define PIWALK_LENGTHS		4
+
+struct piwalk_result {
+	unsigned int length[PIWALK_LENGTHS];	/* owners in the chain */
+	u64 min_ns[PIWALK_LENGTHS], median_ns[PIWALK_LENGTHS];
+	u64 max_ns[PIWALK_LENGTHS];
+};
+
+/* 0, -ENOMEM, or -ETIMEDOUT if a chain did not form. */
+int piwalk_run(struct piwalk_result *r);
+void piwalk_report(const struct piwalk_result *r);
+
+/*
+ * The kernel command line: bench=synchro|vfs|overhead|latency|piwalk|all
+ * runs the benchmark(s) instead of the tests; synchro.* and vfs.* set
+ * their parameters.
  * bench_parse_option() returns false for a name that is not its own.
  */
 extern const char *bench_which;

@@ -23,7 +23,7 @@
  *			whole (N characters) in a long command line
  *   kgdb, kgdbwait, kgdb.on_bug=0|1	the gdb stub (kernel/debug/kgdb.c)
  *   kcsan.skip=N, kcsan.udelay=N	the race detector (kernel/kcsan/core.c)
- *   bench=synchro|vfs|overhead|latency|all	run benchmarks instead of
+ *   bench=synchro|vfs|overhead|latency|piwalk|all	run benchmarks instead of
  *			the tests; they and their synchro.*, vfs.*, overhead.*
  *			and latency.* options are in kernel/bench/bench.c
  */

@@ -96,7 +96,7 @@ static bool bench_set_options(const char *which, int argc, char **argv)
 static bool bench_known(const char *which)
 {
 	static const char *const names[] = {
-		"vfs", "synchro", "overhead", "latency",
+		"vfs", "synchro", "overhead", "latency", "piwalk",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -108,7 +108,7 @@ static bool bench_known(const char *which)
 static void cmd_bench(int argc, char **argv)
 {
 	if (argc < 2 || !bench_known(argv[1])) {
-		printk("usage: bench vfs|synchro|overhead|latency "
+		printk("usage: bench vfs|synchro|overhead|latency|piwalk "
 		       "[NAME=VALUE...]\n");
 		return;
 	}
@@ -251,8 +251,8 @@ static const struct shell_command commands[] = {
 	  "boosts", cmd_locks },
 	{ "test", "GLOB|list", "run the test cases matching GLOB (KTAP)",
 	  cmd_test },
-	{ "bench", "vfs|synchro|overhead|latency [NAME=VALUE...]", "a benchmark",
-	  cmd_bench },
+	{ "bench", "vfs|synchro|overhead|latency|piwalk [NAME=VALUE...]",
+	  "a benchmark", cmd_bench },
 	{ "demo", "aa|abba|chain N|interrupt|starve|inversion|stop",
 	  "provoke a lock scenario in tasks of its own", shell_demo },
 	{ "lockstat", "[clear]", "lock statistics per class (or reset them)",

@@ -4,8 +4,8 @@ The MUTEX build (default native) of each arch boots RUNS times (default 3)
 per CPU count (the arch's ARCH_BENCH_CPUS unless counts are given) with
 "bench=all": synchro-test, then the VFS test with the semaphore, the 2006
 mutex and, in the spin build, the spinning mutex without and with handoff,
-the overhead test, and the wakeup latencies (latency.py); Settings.which
-picks one instead.  Each boot keeps its serial log as
+the overhead test, the wakeup latencies (latency.py) and the rt-mutex's
+chain walk; Settings.which picks one instead.  Each boot keeps its serial log as
 OUTDIR/ARCH-cpusN-runK.log.  The boots run one after another, never side
 by side: they measure time.
 
@@ -15,7 +15,8 @@ boot, with the columns arch, cpus, run, kind and the union of the keys.
 The runs of one configuration are then summed up: OUTDIR/bench-summary.csv
 has, for every figure, its median over the runs and its min and max
 (KEY, KEY_min, KEY_max).  Then:
-  - a table of the VFS, synchro and latency results is printed, each
+  - a table of the VFS, synchro, latency and chain walk results is
+    printed, each
     figure as "median (min-max)",
   - the latency rows of every boot also go to OUTDIR/latency.csv and
     OUTDIR/latency-hist.csv,
@@ -56,9 +57,10 @@ VFS_LOCK_TITLES = {"sem": "semaphore", "mutex": "mutex (2006)",
 # What names a result rather than measures it: the runs of a configuration
 # with the same values of these are summed up together.
 IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread", "path", "load",
-            "lo_ns")
-BENCHMARKS = ("all", "synchro", "vfs", "overhead", "latency")
+            "lo_ns", "owners")
+BENCHMARKS = ("all", "synchro", "vfs", "overhead", "latency", "piwalk")
 OVERHEAD_SECS = 3 * 2       # three loops of overhead.secs=2
+PIWALK_SECS = 2             # five chains of each length, made and unwound
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,10 @@ class Settings:
 
     def guest_secs(self):
         """Guest seconds of what runs: up to four VFS runs and their
-        half-second warm-ups, synchro-test, overhead, latency."""
+        half-second warm-ups, synchro-test, overhead, latency, piwalk."""
         secs = {"synchro": self.synchro_secs, "vfs": 4 * (self.vfs_secs + 1),
-                "overhead": OVERHEAD_SECS, "latency": latency.guest_secs(self.loops)}
+                "overhead": OVERHEAD_SECS, "latency": latency.guest_secs(self.loops),
+                "piwalk": PIWALK_SECS}
         if self.which == "all":
             return sum(secs.values())
         return secs[self.which]
@@ -261,6 +264,25 @@ def print_latency_table(rows):
     print()
 
 
+def print_piwalk_table(rows):
+    """The chain walk rows of the summary, in us: medians (min-max) over the runs."""
+    walks = select(rows, "piwalk")
+    if not walks:
+        return
+    runs = max(int(r.get("runs", 1)) for r in walks)
+    print("rt-mutex chain walk: rt_mutex_lock() at the end of a chain of owners, "
+          f"with interrupts off, us (median (min-max) of {runs} boot(s))")
+    print(f"{'arch':<7}{'cpus':>4}{'owners':>8}{'min':>22}{'median':>22}{'max':>22}")
+    for r in walks:
+        figures = "".join(f"{spread(scaled(r, key, 0.001), key, '.1f'):>22}"
+                          for key in ("min_ns", "median_ns", "max_ns"))
+        print(f"{r['arch']:<7}{r['cpus']:>4}{r['owners']:>8}{figures}")
+    for r in select(rows, "piwalk-owner"):
+        print(f"{r['arch']:<7}{r['cpus']:>4}  each owner more: "
+              f"{spread(r, 'ns_per_owner', '.0f')} ns")
+    print()
+
+
 def write_dat(path, header, lines):
     with open(path, "w") as f:
         f.write("# " + header + "\n")
@@ -373,7 +395,9 @@ def plot(rows, outdir, every_boot=(), machine=""):
     pngs = [os.path.join(outdir, f"{kind}-{arch}.png")
             for arch in arches for kind in ("vfs", "synchro")]
     pngs += latency.pngs(every_boot, outdir)
-    print("plots: " + ", ".join(p for p in pngs if os.path.exists(p)))
+    drawn = [p for p in pngs if os.path.exists(p)]
+    if drawn:
+        print("plots: " + ", ".join(drawn))
     return True
 
 
@@ -508,6 +532,7 @@ def _report(rows, outdir, bad, machine):
     print()
     print_table(summary)
     print_latency_table(summary)
+    print_piwalk_table(summary)
     print(f"csv: {csv_path} (every boot), {summary_path} (median, min, max)")
     latency_csvs = latency.write_csvs(rows, outdir, write_csv)
     if latency_csvs:

@@ -107,6 +107,35 @@ class Latency(unittest.TestCase):
                           (4.0, 50), (5.0, 50), (5.0, 0)])
 
 
+def piwalk_log(long_ns):
+    return ("bench: start which=piwalk cpus=2\n"
+            "bench: piwalk owners=1 rounds=5 min_ns=9000 median_ns=9896 max_ns=9990\n"
+            f"bench: piwalk owners=1025 rounds=5 min_ns={long_ns} median_ns={long_ns} "
+            f"max_ns={long_ns}\n"
+            "bench: piwalk-owner owners=1025 ns_per_owner=1091\n"
+            "bench: end status=0\n")
+
+
+class PiWalk(unittest.TestCase):
+    """The chain walk's rows are summed up per chain length."""
+
+    def test_one_row_per_length_over_the_boots(self):
+        rows = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for k, ns in enumerate((1127378, 1000000, 1200000), 1):
+                path = os.path.join(tmp, f"i386-cpus2-run{k}.log")
+                with open(path, "w") as f:
+                    f.write(piwalk_log(ns))
+                got, ok = bench.parse_log(path, "i386", 2, k)
+                self.assertTrue(ok)
+                rows += got
+        walks = bench.select(bench.summarize(rows), "piwalk")
+        self.assertEqual([(w["owners"], w["median_ns"], w["runs"]) for w in walks],
+                         [("1", "9896", 3), ("1025", "1127378", 3)])
+        self.assertEqual(bench.spread(walks[1], "max_ns", ".0f"),
+                         "1127378 (1000000-1200000)")
+
+
 class Settings(unittest.TestCase):
     def test_the_command_line(self):
         settings = bench.Settings(which="latency", loops=50)
@@ -124,7 +153,7 @@ class Settings(unittest.TestCase):
 
     def test_all_times_every_benchmark(self):
         self.assertEqual(bench.Settings(vfs_secs=1, synchro_secs=1).guest_secs(),
-                         1 + 8 + bench.OVERHEAD_SECS + 4.0)
+                         1 + 8 + bench.OVERHEAD_SECS + 4.0 + bench.PIWALK_SECS)
 
 
 if __name__ == "__main__":
