@@ -687,16 +687,36 @@ static void deboosted_goes_behind_its_equals(struct kunit *test)
  * under the scheduler's lock: what looks at the task from the scheduler's
  * side on the same CPU, as an interrupt's wakeup does, never finds one
  * changed and not the other. A FIFO 10 task on CPU 0 flips the nice of
- * a SCHED_NORMAL task (never woken) between 5 and -5, and a timer there
- * compares the two fields at every tick that interrupts the flipping.
+ * a SCHED_NORMAL task (never woken) between 5 and -5, and interrupts on
+ * CPU 0 compare the two fields whenever they come in the flipping: the
+ * tick's timer, and where there is a second CPU, a task there that calls
+ * into CPU 0 by IPI back to back. The tick alone takes NICE_SAMPLES ticks
+ * (2 s); with the IPIs, the flipping goes on until NICE_IPI_SAMPLES, or
+ * NICE_SAMPLES once NICE_MIN_TICKS have passed: a thread per CPU gets
+ * the first in about 0.3 s, CPUs taking turns on one host thread (about
+ * 3 ms an IPI) the second in about 0.6 s.
  */
-#define NICE_SAMPLES	200
+#define NICE_SAMPLES		200
+#define NICE_IPI_SAMPLES	(10 * NICE_SAMPLES)
+#define NICE_MIN_TICKS		20
 
 struct nice_case {
 	struct timer_list watch;
-	struct task_struct *flipper, *p;
+	struct task_struct *flipper, *p, *poker;
+	bool poked;			/* IPIs sample too */
+	unsigned long start;		/* jiffies */
 	volatile int samples, torn, stop;
 };
+
+/* In an interrupt on CPU 0: are the two fields in step? */
+static void sample_nice(struct nice_case *n)
+{
+	if (current == n->flipper) {
+		n->samples++;
+		if (n->p->normal_prio != n->p->static_prio)
+			n->torn++;
+	}
+}
 
 static void watch_nice(struct timer_list *t)
 {
@@ -704,19 +724,39 @@ static void watch_nice(struct timer_list *t)
 
 	if (READ_ONCE(n->stop))
 		return;
-	if (current == n->flipper) {
-		n->samples++;
-		if (n->p->normal_prio != n->p->static_prio)
-			n->torn++;
-	}
+	sample_nice(n);
 	mod_timer(t, jiffies + 1);
+}
+
+static void ipi_sample_nice(void *arg)
+{
+	sample_nice(arg);
+}
+
+static int poke_nice(void *arg)
+{
+	struct nice_case *n = arg;
+
+	while (!READ_ONCE(n->stop))
+		smp_call_function_single(0, ipi_sample_nice, n, 1);
+	return 0;
+}
+
+static bool nice_sampled_enough(struct nice_case *n)
+{
+	int samples = READ_ONCE(n->samples);
+
+	if (samples < NICE_SAMPLES)
+		return false;
+	return !n->poked || samples >= NICE_IPI_SAMPLES ||
+	       time_after(jiffies, n->start + NICE_MIN_TICKS);
 }
 
 static int flip_nice(void *arg)
 {
 	struct nice_case *n = arg;
 
-	for (int nice = 5; READ_ONCE(n->samples) < NICE_SAMPLES; nice = -nice)
+	for (int nice = 5; !nice_sampled_enough(n); nice = -nice)
 		set_user_nice(n->p, nice);
 	return 0;
 }
@@ -726,20 +766,40 @@ static int nothing_to_do(void *unused)
 	return 0;
 }
 
+/* A CPU other than 0 for the poker, or -1 on one CPU. */
+static int other_cpu(void)
+{
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++)
+		if (cpu_online(cpu))
+			return cpu;
+	return -1;
+}
+
 static void nice_change_is_atomic(struct kunit *test)
 {
-	struct nice_case n = {};
+	struct nice_case n = { .start = jiffies };
+	int cpu = other_cpu();
 
 	n.p = kthread_create(nothing_to_do, NULL, "niced");
 	KUNIT_ASSERT_NOT_NULL(test, n.p);
 	n.flipper = kthread_create_sched(flip_nice, &n, SCHED_FIFO, 10, 0,
 					 "rt-nice");
 	KUNIT_ASSERT_NOT_NULL(test, n.flipper);
+	if (cpu >= 0) {
+		n.poker = kthread_create_sched(poke_nice, &n, SCHED_FIFO, 10,
+					       cpu, "nice-poker");
+		KUNIT_ASSERT_NOT_NULL(test, n.poker);
+		n.poked = true;
+	}
 	timer_setup(&n.watch, watch_nice, 0);
 	mod_timer(&n.watch, jiffies + 1);
 	wake_up_process(n.flipper);
+	if (n.poker)
+		wake_up_process(n.poker);
 	KUNIT_EXPECT_EQ(test, kthread_join(n.flipper), 0);
 	WRITE_ONCE(n.stop, 1);
+	if (n.poker)
+		KUNIT_EXPECT_EQ(test, kthread_join(n.poker), 0);
 	del_timer_sync(&n.watch);
 	KUNIT_EXPECT_EQ(test, kthread_stop(n.p), 0);
 	kunit_info(test, "%d torn of %d samples", n.torn, n.samples);
