@@ -224,7 +224,7 @@ static int case_thread(void *data)
 #define KTAP_LINE_MAX	256
 
 /* A KTAP line that carries results: on the console and on the channel. */
-static void __printf(1, 2) ktap_line(const char *fmt, ...)
+static __printf(1, 2) void ktap_line(const char *fmt, ...)
 {
 	char line[KTAP_LINE_MAX];
 	va_list args;
