@@ -254,8 +254,8 @@ def _say(results):
 def disagreements(console, channel):
     """{"suite.case": why} of each case whose results on the console (a
     KtapParser of the serial line) differ from those on the results
-    channel (one of the channel): a line printed by something other than
-    the runner, or a result the console lost."""
+    channel (a KtapParser of its file): a line printed by something other
+    than the runner, or a result the console lost."""
     on_console, on_channel = _results_by_case(console), _results_by_case(channel)
     found = {}
     for name in dict.fromkeys([*on_channel, *on_console]):
