@@ -18,6 +18,9 @@ ARCH_QEMU_CPUS := smp
 ARCH_MAX_CPUS := 8
 # how the kernel's exit status leaves QEMU: isa-debug-exit or semihosting
 ARCH_EXIT := isa-debug-exit
+# where the test runner's results go besides the console, for the grader:
+# QEMU's isa-debugcon at port 0xe9 (qemu.py)
+ARCH_RESULTS := debugcon
 ARCH_KVM := y
 # cpu_relax() (pause) ends a vCPU's turn in QEMU's one-thread TCG: make
 # test's boots may run their CPUs in turns on one host thread

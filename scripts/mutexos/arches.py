@@ -19,12 +19,13 @@ FACT = re.compile(r"(ARCH_[A-Z0-9_]+)\s*:=\s*(.*)$")
 CHOICES = {
     "QEMU_CPUS": ("smp", "maxcpus"),
     "EXIT": ("isa-debug-exit", "semihosting"),
+    "RESULTS": ("debugcon", "semihosting"),
     "KVM": ("y", "n"),
     "TCG_TURNS": ("y", "n"),
     "KGDB_PORT": ("second-serial", "console", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
-            "EXIT", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA",
+            "EXIT", "RESULTS", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA",
             "KGDB_PORT", "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
 # What the gdb check needs to drive the kernel's stub by hand, when the
 # arch has a port for it.
@@ -42,7 +43,9 @@ class Arch:
     qemu_cpus says how the CPU count reaches the machine: "smp" as
     "-smp N", "maxcpus" as "maxcpus=N" on the kernel command line (a board
     with a fixed number of cores).  exit says how the kernel's exit status
-    leaves QEMU (see qemu.decode_status).  tcg_turns: the kernel's
+    leaves QEMU (see qemu.decode_status), and results the device of the
+    results channel, the test runner's KTAP lines apart from the console
+    (qemu.results_options).  tcg_turns: the kernel's
     cpu_relax() ends a vCPU's turn in QEMU's one-thread TCG, so its CPUs
     may take turns on one host thread (qemu.Boot.turns).  The image
     names are files in a build folder; raw_image is None for an arch
@@ -66,6 +69,7 @@ class Arch:
     qemu_cpus: str
     max_cpus: int
     exit: str
+    results: str
     kvm: bool
     tcg_turns: bool
     boot_image: str
@@ -145,6 +149,7 @@ def load(path):
         qemu_cpus=facts["QEMU_CPUS"],
         max_cpus=max_cpus,
         exit=facts["EXIT"],
+        results=facts["RESULTS"],
         kvm=facts["KVM"] == "y",
         tcg_turns=facts["TCG_TURNS"] == "y",
         boot_image=facts["BOOT_IMAGE"],

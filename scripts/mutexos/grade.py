@@ -102,6 +102,11 @@ def judge_boot(check, result, log, diags=None):
     cases = [(name, ok) for suite in result.suites for name, ok in suite.cases
              if any(fnmatch.fnmatchcase(name, g) for g in globs)]
     failed = [name for name, ok in cases if not ok]
+    # The results channel's results count; a case the console says
+    # otherwise of (a result line printed by the lab's code) fails.
+    disputed = {name: why for name, why in result.disagreements.items()
+                if any(fnmatch.fnmatchcase(name, g) for g in globs)}
+    failed += [name for name in disputed if name not in failed]
     # The debug build's and the race detector's checks report what they
     # find: a report nobody provoked (say, wait_lock not held, a data
     # race) fails the checks of that build.
@@ -109,11 +114,13 @@ def judge_boot(check, result, log, diags=None):
     if check.reports_fail() and unprovoked:
         return False, f"{unprovoked[0]} (log: {log})"
     cut = unreported(globs, result)
-    if cut:
+    if cut and cut not in disputed:
         failed += [f"{cut} (never reported: {'; '.join(result.reasons) or 'no reason'})"]
     if failed:
         lines = [f"failed: {', '.join(failed)} (log: {log})"]
         for name in failed:
+            if name in disputed:
+                lines.append(f"{name}: {disputed[name]}")
             lines += [f"{name}: {d}" for d in (diags or {}).get(name, ())]
         return False, "\n".join(lines)
     if not cases:

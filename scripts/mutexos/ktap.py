@@ -5,6 +5,9 @@ subtest per suite, and ends with "# mutexos: end of tests".  The parser
 takes the serial output one line at a time, as it arrives, and collects a
 Suite per top-level test, the problems of the stream (short counts,
 missing plans, a restart) and the first crash report.
+
+The same parser reads the results channel (qemu.py), where the runner
+writes its result lines a second time; disagreements() compares the two.
 """
 
 import re
@@ -45,8 +48,11 @@ class Suite:
         self.skipped = 0
         self.not_ok = []        # "suite.case # directive" of each failed case
         self.cases = []         # ("suite.case", ok) of every case, in order
+        self.leaves = []        # (path, ok, directive) of every case, in order
+        self.missing = 0        # planned cases that never reported
 
     def add(self, path, ok, directive):
+        self.leaves.append((path, ok, directive))
         self.cases.append((f"{self.name}.{path}" if path else self.name, ok))
         if not ok:
             self.failed += 1
@@ -56,6 +62,17 @@ class Suite:
             self.skipped += 1
         else:
             self.passed += 1
+
+    def overruled(self, vetoes):
+        """A copy in which each case named in vetoes ({"suite.case": why})
+        fails, with why as its directive."""
+        suite = Suite(self.name)
+        for path, ok, directive in self.leaves:
+            why = vetoes.get(f"{self.name}.{path}" if path else self.name)
+            suite.add(path, ok and not why, why or directive)
+        suite.missing = self.missing
+        suite.failed += self.missing
+        return suite
 
 
 class KtapParser:
@@ -216,6 +233,35 @@ class KtapParser:
         suite = Suite(name)
         for leaf in block.leaves:
             suite.add(*leaf)
+        suite.missing = block.missing
         suite.failed += block.missing
         return suite
+
+
+def _results_by_case(parser):
+    """{"suite.case": ["ok" or "not ok", ...]} of what parser read."""
+    found = {}
+    for suite in parser.suites:
+        for name, ok in suite.cases:
+            found.setdefault(name, []).append("ok" if ok else "not ok")
+    return found
+
+
+def _say(results):
+    return " then ".join(f"'{r}'" for r in results) if results else "no result"
+
+
+def disagreements(console, channel):
+    """{"suite.case": why} of each case whose results on the console (a
+    KtapParser of the serial line) differ from those on the results
+    channel (a KtapParser of its file): a line printed by something other
+    than the runner, or a result the console lost."""
+    on_console, on_channel = _results_by_case(console), _results_by_case(channel)
+    found = {}
+    for name in dict.fromkeys([*on_channel, *on_console]):
+        said, recorded = on_console.get(name, []), on_channel.get(name, [])
+        if said != recorded:
+            found[name] = (f"the console says {_say(said)}, "
+                           f"the results channel {_say(recorded)}")
+    return found
 

@@ -15,6 +15,11 @@ checked, per build:
     but for the labs that ask for it (Lab.asm) and what the tree's
     headers' macros expand to (barrier(), set_current_state(), ...);
   - directives: no .incbin or .include in the assembler input (-S);
+  - channel: no instruction in the assembler input that could write the
+    results channel (qemu.py), whoever's asm it comes from: an I/O port
+    write (x86: asm/io.h's outb() is an inline function any lab could
+    call), a semihosting call (arm: svc, hlt; riscv: the slli that
+    starts its sequence);
   - strings: no KTAP result line, suite line or end-of-tests line in the
     object.
 
@@ -37,6 +42,11 @@ KTAP_STRINGS = re.compile(rb"(?:^|[^a-z])(?:not )?ok \d+|# Subtest:|# mutexos: e
                           rb"|K?TAP version \d+|^1\.\.\d+")
 # Assembler directives that read another file into the object.
 DIRECTIVES = re.compile(r"^\s*\.(incbin|include)\b", re.M)
+# Instructions of the assembler input that reach the results channel or
+# make a semihosting call; none of a lab's code has a reason to.
+CHANNEL_INSNS = re.compile(r"(?:^|;)\s*((?:rep\w*\s+)?outs?[bwl]?|svc|swi|hlt"
+                           r"|slli\s+(?:zero|x0),\s*(?:zero|x0),\s*(?:0x1f|31))(?=[\s;]|$)",
+                           re.M | re.I)
 # An asm statement after preprocessing, and the string literals of its
 # template (anything else in its place is not the tree's asm).
 ASM = re.compile(r"\b(?:__asm__|__asm|asm)\b((?:\s*(?:volatile|__volatile__|__volatile|"
@@ -134,7 +144,9 @@ def check_file(root, cc, nm, lab, path, unit, obj):
     found += check_headers(root, cc, path, unit, pre)
     if not lab.asm:
         found += check_asm(root, path, pre)
-    found += check_directives(path, run_cc(root, cc, ["-S", "-o", "-", unit]))
+    asm = run_cc(root, cc, ["-S", "-o", "-", unit])
+    found += check_directives(path, asm)
+    found += check_channel(path, asm)
     found += check_strings(path, obj)
     return found
 
@@ -284,6 +296,16 @@ def check_directives(path, asm):
     return [Violation(path, None, f"the assembler input has .{m.group(1)}: "
                       "no lab reads another file into its object")
             for m in DIRECTIVES.finditer(asm)]
+
+
+def check_channel(path, asm):
+    """Each instruction of the assembler input that could write the results
+    channel, once per kind."""
+    kinds = dict.fromkeys(" ".join(m.group(1).split()).lower()
+                          for m in CHANNEL_INSNS.finditer(asm))
+    return [Violation(path, None, f"the assembler input has \"{kind}\": no lab "
+                      "writes an I/O port or makes a semihosting call")
+            for kind in kinds]
 
 
 def check_strings(path, obj):

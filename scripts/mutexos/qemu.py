@@ -8,6 +8,14 @@ How the kernel's exit status reaches us (ARCH_EXIT of arch.mk)
     ended some other way, and there is no status.
   semihosting: SYS_EXIT_EXTENDED makes QEMU exit with s itself.
 
+The results channel (ARCH_RESULTS of arch.mk)
+  The test runner writes its KTAP result lines a second time, to a device
+  of their own that the console's printk never reaches, and QEMU copies
+  them to a file: isa-debugcon at I/O port 0xe9 on x86, semihosting's
+  SYS_WRITE0 on arm and riscv.  A test boot reads that file after QEMU
+  ends (boot(): results=), and its results are those (verdict.Result);
+  every other boot sends the channel to a null chardev, which drops it.
+
 The serial line
   A test boot only reads it: QEMU's stdio, stdin closed.  A console boot
   (make run, the console check) also types into it, through QEMU's
@@ -48,6 +56,7 @@ class Boot:
     turns: under TCG, the CPUs take turns on one host thread (QEMU's
     thread=single) instead of running on a thread each (matrix.py says
     which boots do, and why).
+    results: the file QEMU writes the results channel to ("": dropped).
     """
 
     image: str
@@ -58,6 +67,7 @@ class Boot:
     reboot: bool = False
     firmware: str = ""
     turns: bool = False
+    results: str = ""
 
 
 def command(arch, boot, accel="tcg", gdb_port=None):
@@ -78,7 +88,8 @@ def command(arch, boot, accel="tcg", gdb_port=None):
                 "force-raw=on"]
     else:
         argv = [arch.qemu, "-kernel", boot.image, "-append", cmdline]
-    argv += [*cpus, *arch.qemu_opts, "-display", "none", *_serial_options(boot)]
+    argv += [*cpus, *arch.qemu_opts, *results_options(arch, boot.results),
+             "-display", "none", *_serial_options(boot)]
     if not boot.reboot:
         argv.append("-no-reboot")
     if accel == "kvm":
@@ -92,6 +103,27 @@ def command(arch, boot, accel="tcg", gdb_port=None):
     if gdb_port is not None:
         argv += ["-gdb", f"tcp:127.0.0.1:{gdb_port}", "-S"]
     return argv
+
+
+# The chardev id of the results channel.
+RESULTS_ID = "results"
+
+
+def results_options(arch, path):
+    """QEMU's options that copy the results channel to the file at path, or
+    drop it ("").  A semihosting arch's own -semihosting-config (arch.mk)
+    and this one merge into one; without a chardev, semihosting would
+    write the channel to QEMU's stderr."""
+    if path:
+        # QEMU's option syntax: a comma in a value is written twice.
+        chardev = f"file,id={RESULTS_ID},path={path.replace(',', ',,')}"
+    else:
+        chardev = f"null,id={RESULTS_ID}"
+    if arch.results == "debugcon":
+        device = ["-device", f"isa-debugcon,iobase=0xe9,chardev={RESULTS_ID}"]
+    else:
+        device = ["-semihosting-config", f"enable=on,target=native,chardev={RESULTS_ID}"]
+    return ["-chardev", chardev, *device]
 
 
 def _serial_options(boot):
@@ -240,7 +272,8 @@ def keep_stderr(log, errors):
     return text
 
 
-def boot(title, argv, arch, timeout, log, on_start=None, silence=None):
+def boot(title, argv, arch, timeout, log, on_start=None, silence=None,
+         results=None):
     """Run argv, read its serial output as KTAP into log, and judge it.
 
     log is an open binary file; arch decodes the exit status.  argv is
@@ -248,8 +281,12 @@ def boot(title, argv, arch, timeout, log, on_start=None, silence=None):
     on_start(proc), if given, is called once QEMU runs (the gdb check drives
     it meanwhile, and kills it when it fails). silence: seconds without a
     line of output after which the kernel counts as hung and is killed.
+    results: the file argv writes the results channel to (Boot.results),
+    whose results then count; an earlier boot's file there is removed first.
     """
     parser = KtapParser()
+    if results:
+        _remove(results)
     with tempfile.TemporaryFile() as errors:
         proc, failed = start(title, argv, arch, log, errors)
         if failed:
@@ -264,7 +301,8 @@ def boot(title, argv, arch, timeout, log, on_start=None, silence=None):
     result = Result(title, parser, status, log.name,
                     timeout=timeout if timed_out else None,
                     exit_note=f"QEMU exited with code {code}, "
-                              "not through the kernel's exit device")
+                              "not through the kernel's exit device",
+                    channel=read_results(results) if results else None)
     # QEMU's own complaint (a bad option, an unloadable kernel) says most.
     complaint = stderr_text.decode("utf-8", "replace").strip().splitlines()
     if result.failed_config and complaint:
@@ -272,6 +310,27 @@ def boot(title, argv, arch, timeout, log, on_start=None, silence=None):
     if silent:
         result.add_reason(f"no output for {silence}s: killed as hung", first=True)
     return result
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def read_results(path):
+    """A finished KtapParser of the results channel's file (empty when
+    QEMU wrote none)."""
+    parser = KtapParser()
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                parser.feed(raw.decode("utf-8", "replace"))
+    except FileNotFoundError:
+        pass
+    parser.finish()
+    return parser
 
 
 def _read_serial(proc, timeout, log, parser, silence=None):

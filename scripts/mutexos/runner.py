@@ -61,6 +61,11 @@ def choose_accels(arches, names, requested):
     return accels
 
 
+def results_path(log):
+    """Where a boot whose log is log gets its results channel: NAME.results."""
+    return os.path.splitext(log)[0] + ".results"
+
+
 def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
     """Boot spec on arch and judge it; its log is taken in the build folder."""
     folder = at(root, build.builddir(root, spec.config))
@@ -75,8 +80,10 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         for needed in filter(None, (image, firmware)):
             if not os.path.isfile(needed):
                 return Result.not_started(title, path, f"kernel image {needed} not found")
+        results = "" if spec.script or spec.gdb else results_path(path)
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
-                         reboot=bool(spec.script), firmware=firmware, turns=spec.turns)
+                         reboot=bool(spec.script), firmware=firmware, turns=spec.turns,
+                         results=results)
         argv = qemu.command(arch, boot, accel)
         started = time.monotonic()
         if spec.gdb:
@@ -86,7 +93,7 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
                                  spec.timeout, log)
         else:
             result = qemu.boot(title, argv, arch, spec.timeout, log,
-                               silence=spec.silence or None)
+                               silence=spec.silence or None, results=results)
         # The log's last line: where make test's time goes, boot by boot.
         log.write(f"\nrunner: {spec.name} took {time.monotonic() - started:.1f} s\n"
                   .encode())

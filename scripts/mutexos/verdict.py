@@ -11,6 +11,11 @@ A configuration fails when
   - the status is not 0 (status 1 with no "not ok" line still fails),
   - QEMU ends without the kernel's status, or never starts,
   - or the timeout expires, in which case QEMU is killed.
+A boot that reads the results channel (qemu.py) takes its results from
+there, the console's lines only checked against them: a case whose
+results differ between the two fails, saying so, and the plans and the
+end line must be on the channel.  Crashes and reports are read on the
+console.
 A failed configuration counts at least one failed case, and so does a
 failed build or check, so that the total line never says "0 failed" when
 something failed.
@@ -21,7 +26,7 @@ it must see what its script expects, and end by its own halt (status 7).
 
 import os
 
-from .ktap import KtapParser
+from .ktap import KtapParser, disagreements
 
 # The kernel's exit statuses (docs/testing.md).
 STATUS_MEANING = {
@@ -43,20 +48,28 @@ STATUS_BENCH_DONE = 5
 
 
 class Result:
-    """What one boot did, judged."""
+    """What one boot did, judged.
+
+    parser read the console; channel, if given, the results channel,
+    whose results count.  disagreements: {"suite.case": why} of each case
+    the two differ on (ktap.disagreements), each failed.
+    """
 
     def __init__(self, title, parser, status, log, timeout=None, exit_note=None,
-                 reasons=None):
+                 reasons=None, channel=None):
         self.title = title
-        self.suites = parser.suites
+        self.disagreements = disagreements(parser, channel) if channel else {}
+        results = channel or parser
+        self.suites = [s.overruled(self.disagreements) for s in results.suites]
         self.status = status
         self.log = log
         self.timeout = timeout
         if reasons is None:
-            reasons = judge(parser, status, timeout, exit_note)
+            reasons = judge(parser, status, timeout, exit_note, channel)
+            reasons += disagreement_reasons(self.disagreements)
         self.reasons = reasons
         self.not_ok = [case for suite in self.suites for case in suite.not_ok]
-        self.missing_suites = parser.missing_suites
+        self.missing_suites = results.missing_suites
         self._count_failure()
 
     @classmethod
@@ -118,30 +131,49 @@ class StepResult:
         return "\n".join(lines)
 
 
-def judge(parser, status, timeout, exit_note):
-    """Why a run failed, apart from its "not ok" cases; empty when it did not."""
+def judge(parser, status, timeout, exit_note, channel=None):
+    """Why a run failed, apart from its "not ok" cases; empty when it did not.
+
+    parser: the console's; channel, if given: the results channel's, whose
+    results, plans and end line count.
+    """
+    console, parser = parser, channel or parser
     reasons = []
-    if parser.crash:
-        reasons.append(f"crashed: {parser.crash}")
-    elif parser.unexpected:
-        reasons.append(f"a report nobody provoked: {parser.unexpected}")
+    if console.crash:
+        reasons.append(f"crashed: {console.crash}")
+    elif console.unexpected:
+        reasons.append(f"a report nobody provoked: {console.unexpected}")
     if status is None:
         if not timeout:
             reasons.append(exit_note or "the kernel set no exit status")
     elif status == 1:
         if not any(s.not_ok for s in parser.suites):
             reasons.append("status 1 (some tests failed) but no case reported 'not ok'")
-    elif status != 0 and not (status == 2 and parser.crash):
+    elif status != 0 and not (status == 2 and console.crash):
         meaning = STATUS_MEANING.get(status, "unknown status")
         reasons.append(f"status {status}: {meaning}")
     reasons += parser.problems
     # A crash or a timeout already says why the end line is missing.
-    if not parser.end_seen and not parser.crash and not timeout:
+    if console.end_seen and not parser.end_seen:
+        reasons.append("the console has a '# mutexos: end of tests' line, "
+                       "the results channel none")
+    elif not parser.end_seen and not console.crash and not timeout:
         reasons.append("no '# mutexos: end of tests' line")
     if timeout and not reasons:
         # Every result came, but the kernel never ended the machine.
         reasons.append(f"QEMU was still running after {timeout}s and was killed")
     return reasons
+
+
+def disagreement_reasons(found):
+    """The reason for the cases of found (ktap.disagreements), the first few
+    named; none when it is empty."""
+    if not found:
+        return []
+    named = [f"{name}: {why}" for name, why in list(found.items())[:3]]
+    more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+    return [f"the console and the results channel disagree on {len(found)} "
+            f"case(s): {'; '.join(named)}{more}"]
 
 
 def judge_console(parser, status, timeout, problems):

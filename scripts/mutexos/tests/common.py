@@ -92,10 +92,17 @@ KTAP version 1
 """
 
 
-def judge_text(text, status, timeout=None, title="log (parsed log)"):
-    """The Result of a serial log as if QEMU had printed it."""
+def parse_text(text):
+    """A finished KtapParser of text."""
     parser = KtapParser()
     for line in text.splitlines(keepends=True):
         parser.feed(line)
     parser.finish()
-    return Result(title, parser, status, "/nonexistent/log", timeout=timeout)
+    return parser
+
+
+def judge_text(text, status, timeout=None, title="log (parsed log)", channel=None):
+    """The Result of a serial log as if QEMU had printed it; channel: the
+    text of its results channel, if it had one."""
+    return Result(title, parse_text(text), status, "/nonexistent/log", timeout=timeout,
+                  channel=parse_text(channel) if channel is not None else None)

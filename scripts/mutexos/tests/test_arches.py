@@ -19,6 +19,7 @@ ARCH_QEMU_OPTS := -M board -device "a b"
 ARCH_QEMU_CPUS := smp
 ARCH_MAX_CPUS := 2
 ARCH_EXIT := semihosting
+ARCH_RESULTS := semihosting
 ARCH_KVM := n
 ARCH_TCG_TURNS := y
 ARCH_BOOT_IMAGE := kernel.elf

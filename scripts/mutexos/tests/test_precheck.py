@@ -151,6 +151,32 @@ class Rules(unittest.TestCase):
         self.assertTrue(found[0].startswith('lab/sol.c:1: inline asm ".section'), found)
         self.assertIn(".incbin", found[1])
 
+    def test_results_channel_through_a_headers_inline_function(self):
+        # asm/io.h's outb(): the header's asm, which the asm rule allows.
+        self.write("include/io.h", "static inline void outb(unsigned char v, "
+                   "unsigned short port)\n{\n\t__asm__ __volatile__(\"outb %0, %1\" "
+                   ":: \"a\"(v), \"Nd\"(port));\n}\n")
+        found = self.check('#include <io.h>\nvoid sol(void) { outb(111, 0xe9); }\n')
+        self.assertEqual(found, ['lab/sol.c: the assembler input has "outb": no lab '
+                                 "writes an I/O port or makes a semihosting call"])
+
+    def test_results_channel_in_asm_the_lab_may_have(self):
+        lab = dataclasses.replace(LAB, asm=True)
+        for insn, kind in (("rep outsb", "rep outsb"), ("nop; out %al, $0xe9", "out"),
+                           ("svc 0x123456", "svc"), ("hlt #0xf000", "hlt"),
+                           ("slli zero, zero, 0x1f", "slli zero, zero, 0x1f")):
+            with self.subTest(insn=insn):
+                found = precheck.check_channel("lab/sol.c", f"sol:\n#APP\n\t{insn}\n"
+                                               "#NO_APP\n\tret\n")
+                self.assertEqual(found, [f'lab/sol.c: the assembler input has "{kind}": '
+                                         "no lab writes an I/O port or makes a "
+                                         "semihosting call"])
+        self.assertEqual(self.check('int sol(int x)\n{\n'
+                                    '\t__asm__ __volatile__("incl %0" : "+r"(x));\n'
+                                    '\treturn x;\n}\nconst char *s = "out of svc";\n'
+                                    'void out(void) { }\nvoid hlt(void) { out(); }\n',
+                                    lab=lab), [])
+
     def test_ktap_strings(self):
         for line in ("ok 1 mutex", "    not ok 2 fifo", "    # Subtest: mutex", "1..3",
                      "KTAP version 1", "# mutexos: end of tests, status 0"):
@@ -173,7 +199,8 @@ class Allowlists(unittest.TestCase):
 
     def test_no_lab_may_exit_or_look_up_symbols(self):
         for lab in labs.LABS.values():
-            for symbol in ("machine_exit", "kallsyms_lookup_name", "boot_command_line"):
+            for symbol in ("machine_exit", "kallsyms_lookup_name", "boot_command_line",
+                           "arch_results_write"):
                 with self.subTest(lab=lab.number, symbol=symbol):
                     self.assertFalse(precheck.allowed_symbol(lab, "kernel/x.c", symbol))
 

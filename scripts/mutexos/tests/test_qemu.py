@@ -59,7 +59,15 @@ class CommandLine(unittest.TestCase):
         argv = qemu.command(I386, qemu.Boot("k", 1, "test=*"))
         self.assertEqual(argv[argv.index("-serial") + 1], "stdio")
         self.assertIn("-no-reboot", argv)
-        self.assertNotIn("-chardev", argv)
+        self.assertFalse([a for a in argv if "mux=on" in a])
+
+    def test_results_channel_goes_to_its_file_or_nowhere(self):
+        argv = qemu.command(I386, qemu.Boot("k", 1, "test=*", results="b/t,1.results"))
+        self.assertIn("file,id=results,path=b/t,,1.results", argv)
+        self.assertIn("isa-debugcon,iobase=0xe9,chardev=results", argv)
+        argv = qemu.command(ARM, qemu.Boot("k", 1))
+        self.assertIn("null,id=results", argv)
+        self.assertIn("enable=on,target=native,chardev=results", argv)
 
     def test_console_boot_types_through_the_multiplexer(self):
         argv = qemu.command(I386, qemu.Boot("k", 1, console=True, reboot=True))

@@ -98,6 +98,7 @@ bool arm_kgdb_trap(struct pt_regs *regs);
 static inline bool arm_kgdb_trap(struct pt_regs *regs) { return false; }
 #endif
 
+#define SEMIHOST_SYS_WRITE0		0x04
 #define SEMIHOST_SYS_ERRNO		0x13
 #define SEMIHOST_SYS_GET_CMDLINE	0x15
 #define SEMIHOST_SYS_EXIT_EXTENDED	0x20
