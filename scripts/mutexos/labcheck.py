@@ -14,7 +14,10 @@ For every lab:
     marks in the instructor's tree (the later labs' stubs do not break
     it), and every known-wrong solution (docs/labs/solutions/wrong/, a
     patch over the reference) loses points within WRONG_BOUND seconds;
-    both graded on one arch, with the skeleton's short case limit.
+    both graded on one arch, with the skeleton's short case limit;
+  - the students' repository (make student-repo): no branch holds an
+    instructor's file or the reference of its lab or a later one, and a
+    lab done on its branch gets full marks (check_student_repo()).
 The reference's full marks rest on the full matrix: every graded test
 case is one of the cases that make test runs on every arch and build, so
 here each boot check's globs must select cases that exist (the debug
