@@ -484,12 +484,15 @@ def answers_template(root, lab):
 
 
 def _git(repo, *args, work_tree=None):
-    """Run git in the repository at repo (on work_tree's files if given); its output."""
+    """Run git in the repository at repo (on work_tree's files if given);
+    its output. LabError, with git's own message, if it fails."""
     tree = ["--work-tree", work_tree] if work_tree else []
-    return subprocess.run(["git", "-c", "user.name=MutexOS labs",
+    proc = subprocess.run(["git", "-c", "user.name=MutexOS labs",
                            "-c", "user.email=labs@mutexos.invalid", *tree, *args],
-                          cwd=repo, check=True, capture_output=True,
-                          text=True).stdout.strip()
+                          cwd=repo, check=False, capture_output=True, text=True)
+    if proc.returncode:
+        raise LabError(f"git {args[0]} failed: {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc.stdout.strip()
 
 
 def _commit_message(lab):
