@@ -131,7 +131,7 @@ menuconfig: $(O)/.config
 # the .config first and starts over); the others never need them.
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
-	sdcard-check lab grade check-labs check-debug-cost check-stuck
+	sdcard-check lab student-repo grade check-labs check-debug-cost check-stuck
 NOCONFIG_GOALS += grade-all trace
 CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
 ifneq ($(CONFIG_GOALS),)
@@ -364,6 +364,8 @@ check-build:
 
 # ---------------------------------------------------------------- labs
 # make lab LAB=n DEST=dir: lab n's student tree (docs/labs/instructor.md).
+# make student-repo DEST=dir: the students' repository, lab n's student
+# tree on its branch labn.
 # make grade [LAB=n] [ARCH=a] [RESULTS=path]: grade a lab, a line per
 # check and "Score: N/M"; exit 0 full marks, 1 partial, 2 nothing graded.
 # A student tree knows its lab (the file LAB at its top) and grades
@@ -372,17 +374,23 @@ check-build:
 # taken from it, into the instructor's tree.
 # make grade-all LAB=n SUBMISSIONS=dir: every folder of dir, so graded.
 # make check-labs: every lab's trees build, skeletons fail, tampering
-# changes nothing, the known-wrong solutions lose points.
+# changes nothing, the known-wrong solutions lose points, the student
+# repository holds no answer.
 LAB ?=
 DEST ?=
 RESULTS ?= results.json
 TREE ?=
 SUBMISSIONS ?=
-.PHONY: lab grade grade-all check-labs
+.PHONY: lab student-repo grade grade-all check-labs
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
 		{ echo "make lab: LAB=n DEST=dir (a new or empty folder)"; exit 2; }
 	$(Q)$(MX) lab --lab "$(LAB)" --dest "$(DEST)"
+
+student-repo:
+	$(Q)test -n "$(DEST)" || \
+		{ echo "make student-repo: DEST=dir (a new or empty folder)"; exit 2; }
+	$(Q)$(MX) student-repo --dest "$(DEST)"
 
 grade:
 	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
@@ -498,6 +506,7 @@ help:
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'
 	@echo '  lab            a lab'"'"'s student tree (LAB=n DEST=dir; docs/labs/)'
+	@echo '  student-repo   the students'"'"' repository, a branch per lab (DEST=dir)'
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
 	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'
 	@echo '  check-labs     every lab: trees build, skeletons fail, the reference passes'

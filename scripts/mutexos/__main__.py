@@ -14,6 +14,7 @@
   check-iso     the kernel boots from a GRUB ISO and passes
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
+  student-repo  write the students' repository, a branch per lab (make student-repo DEST=dir)
   grade         grade a lab: a line per check, a score, results.json
   grade-all     grade a folder of submissions from the instructor's tree
   check-labs    every lab: its tree builds, its skeleton fails, the reference passes
@@ -116,6 +117,8 @@ def parser():
 def _add_labs(sub):
     p = sub.add_parser("lab", help="write a lab's student tree")
     p.add_argument("--lab", required=True, help="the lab's number")
+    p.add_argument("--dest", required=True, help="a new or empty folder")
+    p = sub.add_parser("student-repo", help="write the students' repository")
     p.add_argument("--dest", required=True, help="a new or empty folder")
     p = sub.add_parser("grade", help="grade a lab")
     p.add_argument("--lab", help="the lab's number (a student tree knows its own)")
@@ -452,6 +455,19 @@ def cmd_lab(ap, arches, opts):
     return 0
 
 
+def cmd_student_repo(ap, arches, opts):
+    """The students' repository: a branch per lab."""
+    try:
+        dest = labs.student_repo(".", _path(opts.dest))
+    except labs.LabError as e:
+        print(f"make student-repo: {e}", file=sys.stderr)
+        return 2
+    names = " ".join(labs.branch(lab) for _, lab in sorted(labs.LABS.items()))
+    print(f"the students' repository: {dest}\n  branches: {names}\n"
+          "  publish one branch at a time: docs/labs/instructor.md says in which order")
+    return 0
+
+
 def cmd_grade(ap, arches, opts):
     """Grade a lab in this tree, or a submission from it (--tree)."""
     results = os.path.join(START, opts.results) if opts.results else ""
@@ -595,8 +611,8 @@ COMMANDS = {
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
     "check-stuck": cmd_check_stuck,
     "check-det-bench": cmd_check_det_bench, "check-debug-cost": cmd_check_debug_cost,
-    "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab, "grade": cmd_grade,
-    "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
+    "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab,
+    "student-repo": cmd_student_repo, "grade": cmd_grade, "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
 }
 
 

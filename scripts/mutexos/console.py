@@ -296,9 +296,12 @@ def check_other_demos(s):
     run_checked(s, "demo starve", r"the waiter blocked \d+ times")
     run_checked(s, "demo inversion",
                 r"demo: mutex   : high waited \d+ ms, and got the lock after",
-                r"demo: rt-mutex: high waited \d+ ms, and got the lock before")
-    run_checked(s, "demo race", r"demo: without a lock: the counter reached \d+",
-                r"demo: with the spinlock: the counter reached \d+, every increment counted")
+                r"demo: rt-mutex: high waited \d+ ms, and got the lock before",
+                r"demo: the rt-mutex lent low high's priority")
+    run_checked(s, "demo race",
+                r"demo: without a lock: \d+ increments made, the counter reached \d+: \d+ lost",
+                r"demo: with the spinlock: 2000000 increments made, the counter "
+                r"reached 2000000: 0 lost;")
 
 
 def check_reboot(s):

@@ -14,7 +14,10 @@ For every lab:
     marks in the instructor's tree (the later labs' stubs do not break
     it), and every known-wrong solution (docs/labs/solutions/wrong/, a
     patch over the reference) loses points within WRONG_BOUND seconds;
-    both graded on one arch, with the skeleton's short case limit.
+    both graded on one arch, with the skeleton's short case limit;
+  - the students' repository (make student-repo): no branch holds an
+    instructor's file or the reference of its lab or a later one, and a
+    lab done on its branch gets full marks (check_student_repo()).
 The reference's full marks rest on the full matrix: every graded test
 case is one of the cases that make test runs on every arch and build, so
 here each boot check's globs must select cases that exist (the debug
@@ -24,10 +27,12 @@ their log.
 """
 
 import fnmatch
+import io
 import os
 import re
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import time
 
@@ -330,6 +335,132 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
     return problems
 
 
+# Where the check writes the student repository, and clones a branch of
+# it to do its lab.
+STUDENT_REPO = os.path.join(WORK, "student-repo")
+REPO_CLONE = os.path.join(WORK, "repo-clone")
+# The labs done on their branch and graded from the instructor's tree, on
+# one arch: lab 0, the first branch released, and lab 4, whose file
+# (kernel/locking/mutex.c) holds lab 3's solved regions beside its own
+# TODOs. Each is one boot of the native build; i386 boots the quickest.
+# Every lab's reference is graded as a submission by the bank part: this
+# checks that the branches hand out what the grader takes back.
+REPO_DONE_LABS = (0, 4)
+REPO_ARCH = "i386"
+
+
+def check_student_repo(root, arches, accel, out):
+    """make student-repo: no branch holds an answer of its lab or a later
+    one, and a lab done on its branch gets full marks as a submission."""
+    repo = at(root, STUDENT_REPO)
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(os.path.dirname(repo), exist_ok=True)
+    try:
+        labs.student_repo(root, repo)
+    except labs.LabError as e:
+        return [f"make student-repo: {e}"]
+    problems = []
+    refs = references(root)
+    for _, lab in sorted(labs.LABS.items()):
+        problems += answers_on_branch(repo, lab, refs)
+    out.say(f"student repository: {len(labs.LABS)} branches, {len(refs)} reference "
+            f"regions looked for; {len(problems)} problem(s)")
+    for number in REPO_DONE_LABS:
+        problems += grade_done_on_branch(root, arches, labs.get(number), repo, accel, out)
+    return problems
+
+
+def references(root):
+    """[(lab, path, title, text)]: the reference code of every lab region
+    of the full tree at root, as normalized() has it."""
+    found = []
+    for path in labs.source_files(root):
+        if not path.endswith(labmarks.SOURCE_SUFFIXES):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            items = labmarks.parse(f.read(), path)
+        found += [(r.lab, path, r.title, normalized(r.code))
+                  for r in items if isinstance(r, labmarks.Region)]
+    return found
+
+
+def normalized(lines):
+    """lines without their indent, a macro's backslashes and blank lines:
+    the reference is found however a copy of it was laid out."""
+    kept = (line.strip().removesuffix("\\").strip() for line in lines)
+    return "\n".join(line for line in kept if line)
+
+
+def answers_on_branch(repo, lab, refs):
+    """What lab's branch of the repository at repo holds that it must not:
+    an instructor's file (the solutions and the bank in them, instructor.md),
+    a reference region of lab or a later one, in any file."""
+    name = labs.branch(lab)
+    archive = subprocess.run(["git", "archive", name], cwd=repo, check=True,
+                             capture_output=True).stdout
+    problems, texts = [], {}
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar:
+            if labs.is_instructor(member.name):
+                problems.append(f"branch {name} holds {member.name}, the instructor's")
+            if member.isfile():
+                data = tar.extractfile(member).read().decode("utf-8", "replace")
+                texts[member.name] = normalized(data.split("\n"))
+    everything = "\n\0\n".join(texts.values())
+    for number, path, title, text in refs:
+        if number >= lab.number and text in everything:
+            where = [p for p, t in texts.items() if text in t]
+            problems.append(f"branch {name} holds lab {number}'s reference "
+                            f"'{title}' ({path}) in {', '.join(where)}")
+    return problems
+
+
+def grade_done_on_branch(root, arches, lab, repo, accel, out):
+    """Clone lab's branch, do the lab there (each of its TODOs replaced by
+    the reference), and grade the clone from the full tree: full marks."""
+    clone = at(root, REPO_CLONE)
+    shutil.rmtree(clone, ignore_errors=True)
+    subprocess.run(["git", "clone", "-q", "-b", labs.branch(lab), repo, clone],
+                   check=True, capture_output=True)
+    problems = []
+    for path in sorted({p for p, _ in labs.regions(root).get(lab.number, ())}):
+        problems += do_lab(root, lab, clone, path)
+    if problems:
+        return problems
+    said = []
+
+    def keep(text):
+        said.append(text)
+        out.say(text)
+    code = grade.run_submission(root, arches, lab, clone, [REPO_ARCH], accel,
+                                os.path.join(clone, "results.json"), keep,
+                                case_timeout=REFERENCE_CASE_TIMEOUT)
+    out.say(f"lab {lab.number} done on its branch: exit {code} on {REPO_ARCH}")
+    if code != 0:
+        return [f"lab {lab.number} done on branch {labs.branch(lab)}: not full marks "
+                f"on {REPO_ARCH} (log: {out.path})"]
+    return []
+
+
+def do_lab(root, lab, clone, path):
+    """Replace each TODO of lab in the clone's file path by the reference,
+    as a student who wrote it would; the problems found."""
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        regions = [r for r in labmarks.parse(f.read(), path)
+                   if isinstance(r, labmarks.Region) and r.lab == lab.number]
+    with open(os.path.join(clone, path), encoding="utf-8") as f:
+        text = f.read()
+    for region in regions:
+        todo = "\n".join(labmarks.stub_lines(region))
+        if text.count(todo) != 1:
+            return [f"branch {labs.branch(lab)}: {path} does not hold the TODO of "
+                    f"'{region.title}' once ({text.count(todo)} times)"]
+        text = text.replace(todo, "\n".join(region.code))
+    with open(os.path.join(clone, path), "w", encoding="utf-8") as f:
+        f.write(text)
+    return []
+
+
 # Each part is a task of its own in make test, beside the boots: (what
 # it runs, its line when it passed). The longest first: make test starts
 # them in this order.
@@ -340,6 +471,10 @@ PARTS = {
                   "score under full (a 0 with every case reported), tampering changes nothing"),
     "reference": (check_reference, "every graded glob selects a case, the "
                   "instruction checks and lab 8's answers pass on the reference"),
+    "student-repo": (check_student_repo, "the student repository: no branch holds "
+                     "an answer of its lab or a later one, labs "
+                     + " and ".join(map(str, REPO_DONE_LABS)) + " done on their branch "
+                     "get full marks on " + REPO_ARCH),
 }
 
 

@@ -131,13 +131,15 @@ def render(text, lab, path="<text>"):
         elif item.lab < lab:
             lines += item.code
         elif item.lab == lab:
-            lines += _stub_lines(item)
+            lines += stub_lines(item)
         else:
             lines += _later_lines(item)
     return "\n".join(lines)
 
 
-def _stub_lines(region):
+def stub_lines(region):
+    """The lines that stand for region in its own lab's student tree: its
+    TODO comment and its stub's code."""
     ind = region.indent
     if region.macro:
         # A macro's lines end with a backslash: its TODO is one line.

@@ -396,8 +396,25 @@ def generate(root, number, dest):
     place only when complete: an error leaves dest as it was.
     """
     lab = get(number)
+    dest = _new_dest(root, dest, "make lab")
+    parent = os.path.dirname(dest)
+    files = source_files(root)
+    work = tempfile.mkdtemp(prefix=".lab-", dir=parent)
+    try:
+        write_tree(root, files, lab, work)
+        _git_init(work, lab)
+        _move_in(work, dest)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return dest
+
+
+def _new_dest(root, dest, what):
+    """dest made absolute, after checking that what (make lab, make
+    student-repo) may write it: LabError says why not."""
     if is_student_tree(root):
-        raise LabError("this is a student tree: make lab runs in the full tree")
+        raise LabError(f"this is a student tree: {what} runs in the full tree")
     dest = os.path.abspath(dest)
     if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
         raise LabError(f"DEST={dest} exists and is not an empty folder: "
@@ -405,21 +422,21 @@ def generate(root, number, dest):
     parent = os.path.dirname(dest)
     if not os.path.isdir(parent):
         raise LabError(f"DEST={dest}: its parent folder {parent} does not exist")
-    files = source_files(root)
-    work = tempfile.mkdtemp(prefix=".lab-", dir=parent)
-    try:
-        for path in files:
-            _copy(root, path, work, lab.number)
-        _write(work, LAB_FILE, f"{lab.number}\n")
-        _write(work, "answers.md", answers_template(root, lab))
-        _git_init(work, lab)
-        if os.path.isdir(dest):
-            os.rmdir(dest)
-        os.rename(work, dest)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     return dest
+
+
+def _move_in(work, dest):
+    if os.path.isdir(dest):
+        os.rmdir(dest)
+    os.rename(work, dest)
+
+
+def write_tree(root, files, lab, work):
+    """Write lab's student tree of files (source_files(root)) into work."""
+    for path in files:
+        _copy(root, path, work, lab.number)
+    _write(work, LAB_FILE, f"{lab.number}\n")
+    _write(work, "answers.md", answers_template(root, lab))
 
 
 def _copy(root, path, work, lab):
@@ -466,15 +483,74 @@ def answers_template(root, lab):
             f"Answer below each question ({handout(lab)}).\n\n{body}\n")
 
 
+def _git(repo, *args, work_tree=None):
+    """Run git in the repository at repo (on work_tree's files if given);
+    its output. LabError, with git's own message, if it fails."""
+    tree = ["--work-tree", work_tree] if work_tree else []
+    proc = subprocess.run(["git", "-c", "user.name=MutexOS labs",
+                           "-c", "user.email=labs@mutexos.invalid", *tree, *args],
+                          cwd=repo, check=False, capture_output=True, text=True)
+    if proc.returncode:
+        raise LabError(f"git {args[0]} failed: {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc.stdout.strip()
+
+
+def _commit_message(lab):
+    return f"Lab {lab.number} ({lab.title}): the starting tree"
+
+
 def _git_init(work, lab):
     # A repository of its own: the student's changes are "git diff".
-    def git(*args):
-        subprocess.run(["git", "-c", "user.name=MutexOS labs",
-                        "-c", "user.email=labs@mutexos.invalid", *args],
-                       cwd=work, check=True, capture_output=True)
-    git("init", "-q")
-    git("add", "-A")
-    git("commit", "-q", "-m", f"Lab {lab.number} ({lab.title}): the starting tree")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-q", "-m", _commit_message(lab))
+
+
+def branch(lab):
+    """The student repository's branch of lab."""
+    return f"lab{lab.number}"
+
+
+def student_repo(root, dest):
+    """Write the students' repository to dest, which must be new or empty.
+
+    A branch per lab (branch()) holds that lab's student tree, in one
+    commit whose parent is the previous lab's: "git diff lab3 lab4" shows
+    what lab 4 hands out. Lab 0's branch is checked out. Each tree holds
+    the reference of the labs before its own, so a branch is published
+    only once the lab before it is closed (docs/labs/instructor.md).
+    Written beside dest and moved in whole, as generate() does.
+    """
+    dest = _new_dest(root, dest, "make student-repo")
+    files = source_files(root)
+    work = tempfile.mkdtemp(prefix=".student-repo-", dir=os.path.dirname(dest))
+    try:
+        _git(work, "init", "-q")
+        parent = []
+        for lab in sorted(LABS.values(), key=lambda lab: lab.number):
+            parent = ["-p", _commit_lab(root, files, lab, work, parent)]
+        _git(work, "symbolic-ref", "HEAD", f"refs/heads/{branch(LABS[min(LABS)])}")
+        _git(work, "reset", "-q", "--hard")
+        _move_in(work, dest)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return dest
+
+
+def _commit_lab(root, files, lab, repo, parent):
+    """Commit lab's student tree in repo on its branch, after parent
+    (["-p", commit] or []); the commit."""
+    with tempfile.TemporaryDirectory(prefix=".tree-", dir=os.path.dirname(repo)) as tree:
+        write_tree(root, files, lab, tree)
+        _git(repo, "read-tree", "--empty")
+        # --force: the tree is exactly what the student gets, whatever
+        # its .gitignore says.
+        _git(repo, "add", "-A", "--force", ".", work_tree=tree)
+        sha = _git(repo, "commit-tree", _git(repo, "write-tree"), *parent,
+                   "-m", _commit_message(lab))
+    _git(repo, "update-ref", f"refs/heads/{branch(lab)}", sha)
+    return sha
 
 
 ANSWERS_FILE = "answers.md"

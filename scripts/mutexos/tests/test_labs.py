@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from mutexos import answers, build, grade, labmarks, labs
+from mutexos import answers, build, grade, labcheck, labmarks, labs
 from mutexos.labs import Check, Lab
 
 from .common import NOT_OK_LOG, OK_LOG, ROOT, judge_text
@@ -170,6 +170,76 @@ class Generator(unittest.TestCase):
             labs.generate(ROOT, 1, dest)
         self.assertEqual(os.listdir(dest), ["mine"])
         self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".lab-")], [])
+
+
+class StudentRepo(unittest.TestCase):
+    """make student-repo: a branch per lab, and the check that no branch
+    holds an answer (labcheck.answers_on_branch)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.repo = labs.student_repo(ROOT, os.path.join(cls.tmp.name, "repo"))
+        cls.refs = labcheck.references(ROOT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=self.repo, check=True,
+                              capture_output=True, text=True).stdout
+
+    def test_a_branch_per_lab_each_after_the_one_before(self):
+        names = self.git("branch", "--format=%(refname:short)").split()
+        self.assertEqual(sorted(names), sorted(f"lab{n}" for n in labs.LABS))
+        self.assertEqual(self.git("rev-parse", "lab4^"), self.git("rev-parse", "lab3"))
+        self.assertEqual(self.git("show", "lab7:LAB"), "7\n")
+        with open(os.path.join(self.repo, "LAB"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "0\n")
+
+    def test_no_branch_holds_an_answer(self):
+        for lab in labs.LABS.values():
+            self.assertEqual(labcheck.answers_on_branch(self.repo, lab, self.refs), [])
+
+    def test_the_check_finds_a_reference_and_the_instructors_files(self):
+        # Lab 3's branch holds lab 2's reference: taken for lab 3's, it is found.
+        shifted = [(n + 1, path, title, text) for n, path, title, text in self.refs]
+        found = labcheck.answers_on_branch(self.repo, labs.get(3), shifted)
+        self.assertTrue(any("lab 3's reference" in p and "include/wait.h" in p
+                            for p in found), found)
+        with tempfile.TemporaryDirectory() as work:
+            clone = os.path.join(work, "clone")
+            subprocess.run(["git", "clone", "-q", "-b", "lab5", self.repo, clone],
+                           check=True, capture_output=True)
+            with open(os.path.join(clone, labs.INSTRUCTOR_PAGE), "w") as f:
+                f.write("answers\n")
+            subprocess.run(["git", "add", "-f", labs.INSTRUCTOR_PAGE], cwd=clone, check=True)
+            subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit",
+                            "-qm", "leak"], cwd=clone, check=True, capture_output=True)
+            found = labcheck.answers_on_branch(clone, labs.get(5), self.refs)
+        self.assertEqual(found, [f"branch lab5 holds {labs.INSTRUCTOR_PAGE}, the instructor's"])
+
+    def test_doing_a_lab_on_its_branch_gives_the_solved_file(self):
+        lab, path = labs.get(4), "kernel/locking/mutex.c"
+        with tempfile.TemporaryDirectory() as work:
+            clone = os.path.join(work, "clone")
+            subprocess.run(["git", "clone", "-q", "-b", "lab4", self.repo, clone],
+                           check=True, capture_output=True)
+            self.assertEqual(labcheck.do_lab(ROOT, lab, clone, path), [])
+            with open(os.path.join(clone, path), encoding="utf-8") as f, \
+                    open(os.path.join(ROOT, path), encoding="utf-8") as g:
+                self.assertEqual(f.read(), labmarks.render(g.read(), 5, path))
+            self.assertNotEqual(labcheck.do_lab(ROOT, lab, clone, path), [])
+
+    def test_a_dest_that_is_not_empty_is_refused(self):
+        dest = os.path.join(self.tmp.name, "taken")
+        os.mkdir(dest)
+        with open(os.path.join(dest, "mine"), "w") as f:
+            f.write("keep")
+        with self.assertRaisesRegex(labs.LabError, "not an empty folder: nothing written"):
+            labs.student_repo(ROOT, dest)
+        self.assertEqual(os.listdir(dest), ["mine"])
 
 
 class LabFile(unittest.TestCase):

@@ -59,7 +59,8 @@ class TestPlan(unittest.TestCase):
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
                          [("labs-bank", "i386"), ("labs-skeletons", "i386"),
-                          ("labs-reference", "i386"), ("build", "i386"), ("model", "i386"),
+                          ("labs-reference", "i386"), ("labs-student-repo", "i386"),
+                          ("build", "i386"), ("model", "i386"),
                           ("runner", "i386"), ("det-bench", "i386"), ("det-latency", "i386"),
                           ("debug-cost", "i386"),
                           ("trace", "i386"), ("verdicts", "i386"), ("grub", "i386"),
