@@ -1,0 +1,127 @@
+"""sandbox.py: what a grade's build and boot can reach, and the build
+folders a grading tree starts from (labs.drop_reference_builds()).
+
+A fixture in a temporary folder: the instructor's tree (ref/, its
+reference in kernel/mutex.c and a file at its top) with the grading
+tree inside it (ref/build/grade-tree/), as a grade lays them out.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from mutexos import labs, sandbox
+
+REFERENCE = "the reference\n"
+
+
+def runs():
+    """Why the sandbox cannot run here, or None."""
+    try:
+        sandbox.check()
+    except sandbox.Unavailable as e:
+        return str(e)
+    return None
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        self.top = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.top)
+        self.root = os.path.join(self.top, "ref")
+        self.tree = os.path.join(self.root, "build", "grade-tree")
+        write(os.path.join(self.root, "kernel", "mutex.c"), REFERENCE)
+        write(os.path.join(self.tree, "kernel", "mutex.c"), "the stub\n")
+
+
+@unittest.skipIf(runs(), f"the sandbox does not run here: {runs()}")
+class Reach(Fixture):
+    """A confined tree's commands see it and the system, and nothing else."""
+
+    def sh(self, script, writable=True, cwd=None):
+        with sandbox.confined(self.tree):
+            argv = sandbox.command(self.tree, ["sh", "-c", script],
+                                   cwd or self.tree, writable)
+        return subprocess.run(argv, capture_output=True, text=True, check=False)
+
+    def test_the_tree_is_seen_at_its_mount(self):
+        proc = self.sh("pwd; cat mutex.c", cwd=os.path.join(self.tree, "kernel"))
+        self.assertEqual(proc.stdout, f"{sandbox.MOUNT}/kernel\nthe stub\n")
+
+    def test_the_reference_is_out_of_reach(self):
+        for path in ("../../kernel/mutex.c",
+                     os.path.join(self.root, "kernel", "mutex.c"),
+                     f"/proc/self/root{self.root}/kernel/mutex.c",
+                     f"/proc/1/root{self.root}/kernel/mutex.c"):
+            with self.subTest(path=path):
+                proc = self.sh(f"cat {path}")
+                self.assertNotIn(REFERENCE, proc.stdout)
+                self.assertNotEqual(proc.returncode, 0)
+
+    def test_the_tree_path_reads_as_the_mount(self):
+        with sandbox.confined(self.tree):
+            argv = sandbox.command(self.tree, ["cat", os.path.join(self.tree, "kernel",
+                                                                   "mutex.c")],
+                                   self.tree)
+        self.assertIn(f"{sandbox.MOUNT}/kernel/mutex.c", argv)
+
+    def test_a_boot_cannot_write_the_tree(self):
+        proc = self.sh("echo forged > kernel/mutex.c", writable=False)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertEqual(open(os.path.join(self.tree, "kernel", "mutex.c"),
+                              encoding="utf-8").read(), "the stub\n")
+
+    def test_a_build_writes_the_tree(self):
+        proc = self.sh("echo built > kernel/mutex.o")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(self.tree, "kernel", "mutex.o")))
+
+    def test_no_network(self):
+        proc = self.sh("cat /proc/net/dev")
+        interfaces = [line.split(":")[0].strip() for line in proc.stdout.splitlines()
+                      if ":" in line]
+        self.assertEqual(interfaces, ["lo"])
+
+    def test_a_tree_not_confined_runs_as_is(self):
+        self.assertEqual(sandbox.command(self.tree, ["true"], self.tree), ["true"])
+
+
+class DroppedBuilds(Fixture):
+    """A build folder copied into a grading tree keeps no compiled reference."""
+
+    def setUp(self):
+        super().setUp()
+        write(os.path.join(self.root, "kernel", "sched.c"), "the same\n")
+        write(os.path.join(self.tree, "kernel", "sched.c"), "the same\n")
+        for tree in (self.root, self.tree):
+            write(os.path.join(tree, "include", "types.h"), "the same\n")
+        self.folder = os.path.join(self.tree, "build", "i386-native")
+        for name in ("mutex", "sched"):
+            write(os.path.join(self.folder, "kernel", f"{name}.o"), "object")
+            write(os.path.join(self.folder, "kernel", f"{name}.d"),
+                  f"build/i386-native/kernel/{name}.o: kernel/{name}.c \\\n"
+                  f" include/types.h\ninclude/types.h:\n")
+        for name in ("kernel.elf", ".config", "include/generated/autoconf.h",
+                     "kernel/orphan.o", "precheck/probe.o"):
+            write(os.path.join(self.folder, name), "x")
+        labs.drop_reference_builds(self.root, self.tree, self.folder)
+
+    def left(self):
+        return sorted(os.path.relpath(os.path.join(top, name), self.folder)
+                      for top, _, names in os.walk(self.folder) for name in names)
+
+    def test_only_objects_of_unchanged_files_and_the_config_stay(self):
+        self.assertEqual(self.left(), [".config", "include/generated/autoconf.h",
+                                       "kernel/sched.d", "kernel/sched.o"])
+
+
+if __name__ == "__main__":
+    unittest.main()
