@@ -26,6 +26,7 @@ the submission, into a fresh copy of the lab's starting tree with the
 instructor's tests.
 """
 
+import filecmp
 import os
 import shutil
 import subprocess
@@ -595,13 +596,60 @@ def copy_build_folder(root, dest, cfg):
     """Start dest's build folder of cfg as a copy of the full tree's.
 
     The student tree's files that equal the reference keep their times
-    (_copy), so make rebuilds only what the lab changes.
+    (_copy), so make rebuilds only what the lab changes. What the copy
+    would hold of the reference of the lab or a later one is left out
+    (drop_reference_builds()): the grade's sandbox shows dest whole.
     """
     folder = build.builddir(root, cfg)
     src, dst = os.path.join(root, folder), os.path.join(dest, folder)
     if os.path.isdir(src) and not os.path.exists(dst):
         shutil.copytree(src, dst, symlinks=True,
                         ignore=shutil.ignore_patterns("*.log", ".link.*"))
+        drop_reference_builds(root, dest, dst)
+
+
+# What of a build folder holds no code: its configuration, generated
+# headers, object list and linker script.
+BUILD_CONFIG = (".config", ".objects", "include", "linker.lds")
+
+
+def drop_reference_builds(root, dest, folder):
+    """Remove from the build folder folder of the tree dest each object
+    (and its .d) built from a file that dest's differs from root's, or
+    of sources unknown (no .d), and all else but BUILD_CONFIG: the
+    linked images, a compiled reference in any form."""
+    same = {}
+
+    def unchanged(path):
+        if path not in same:
+            theirs, ours = os.path.join(root, path), os.path.join(dest, path)
+            same[path] = os.path.isfile(ours) and os.path.isfile(theirs) and \
+                filecmp.cmp(theirs, ours, shallow=False)
+        return same[path]
+
+    def kept(stem):
+        sources = object_sources(stem + ".d")
+        return os.path.isfile(stem + ".o") and bool(sources) and \
+            all(unchanged(p) for p in sources)
+    for top, dirs, files in os.walk(folder):
+        if top == folder:
+            dirs[:] = [d for d in dirs if d not in BUILD_CONFIG]
+            files = [f for f in files if f not in BUILD_CONFIG]
+        for name in files:
+            stem, ext = os.path.splitext(os.path.join(top, name))
+            if ext not in (".o", ".d") or not kept(stem):
+                os.remove(stem + ext)
+
+
+def object_sources(dep):
+    """The files a dependency file (gcc -MMD -MP) says its object was
+    built from, relative to the tree; [] if it has none."""
+    try:
+        with open(dep, encoding="utf-8") as f:
+            words = f.read().replace("\\\n", " ").split()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [w for w in words if not w.endswith(":")]
 
 
 def regions(root):
