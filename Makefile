@@ -298,7 +298,7 @@ BENCH_RUNS ?=
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts \
 	check-det-bench check-debug-cost check-stuck
 test:
-	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with media,verify,gdb,grade $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
@@ -385,7 +385,7 @@ lab:
 	$(Q)$(MX) lab --lab "$(LAB)" --dest "$(DEST)"
 
 grade:
-	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(SEL_ARCHES)
 	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(if $(TREE),--tree "$(TREE)") \
 		$(SEL_ARCH) --results "$(RESULTS)" \
 		--accel $(ACCEL)
@@ -393,12 +393,12 @@ grade:
 grade-all:
 	$(Q)test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || \
 		{ echo "make grade-all: LAB=n SUBMISSIONS=dir (one folder each)"; exit 2; }
-	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(SEL_ARCHES)
 	$(Q)$(MX) grade-all --lab "$(LAB)" --submissions "$(SUBMISSIONS)" \
 		$(SEL_ARCH) --accel $(ACCEL)
 
 check-labs:
-	$(Q)$(CHECK_TOOLS) $(ALL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(ALL_ARCHES)
 	$(Q)$(MX) check-labs --accel $(ACCEL)
 
 # ---------------------------------------------------------------- sizes
