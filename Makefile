@@ -132,7 +132,7 @@ menuconfig: $(O)/.config
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
 	sdcard-check lab grade check-labs check-debug-cost check-stuck
-NOCONFIG_GOALS += grade-all trace
+NOCONFIG_GOALS += grade-all trace autograder
 CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
 ifneq ($(CONFIG_GOALS),)
 include $(O)/include/config/auto.conf
@@ -373,12 +373,14 @@ check-build:
 # make grade-all LAB=n SUBMISSIONS=dir: every folder of dir, so graded.
 # make check-labs: every lab's trees build, skeletons fail, tampering
 # changes nothing, the known-wrong solutions lose points.
+# make autograder LAB=n [DEST=zip]: lab n's Gradescope zip, its starting
+# tree and no more (default build/autograder-labn.zip).
 LAB ?=
 DEST ?=
 RESULTS ?= results.json
 TREE ?=
 SUBMISSIONS ?=
-.PHONY: lab grade grade-all check-labs
+.PHONY: lab grade grade-all check-labs autograder
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
 		{ echo "make lab: LAB=n DEST=dir (a new or empty folder)"; exit 2; }
@@ -396,6 +398,11 @@ grade-all:
 	$(Q)$(CHECK_TOOLS) --with grade $(SEL_ARCHES)
 	$(Q)$(MX) grade-all --lab "$(LAB)" --submissions "$(SUBMISSIONS)" \
 		$(SEL_ARCH) --accel $(ACCEL)
+
+autograder:
+	$(Q)test -n "$(LAB)" || { echo "make autograder: LAB=n [DEST=zip]"; exit 2; }
+	$(Q)mkdir -p build
+	$(Q)$(MX) autograder --lab "$(LAB)" --dest "$(or $(DEST),build/autograder-lab$(LAB).zip)"
 
 check-labs:
 	$(Q)$(CHECK_TOOLS) --with grade $(ALL_ARCHES)
@@ -501,6 +508,7 @@ help:
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
 	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'
 	@echo '  check-labs     every lab: trees build, skeletons fail, the reference passes'
+	@echo '  autograder     lab LAB=n'"'"'s Gradescope zip (DEST=zip, default build/autograder-labn.zip)'
 	@echo '  clean          remove build/'
 	@echo
 	@echo 'Variables:'

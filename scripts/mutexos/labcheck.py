@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import zipfile
 
 from . import answers, build, grade, labmarks, labs, qemu
 from .build import BuildConfig
@@ -368,6 +369,49 @@ def write_submission(root, lab, patch, sub):
             with open(os.path.join(sub, path), "w", encoding="utf-8") as f:
                 f.write(text)
     return None
+
+
+def autograder_leaks(root, lab, path):
+    """What of the zip at path holds reference code of lab or a later one:
+    a line per file and region whose code (its lines, blanks and
+    indentation aside) the file holds; a region whose code is its stub's
+    gives nothing away."""
+    regions = list(reference_bodies(root, lab))
+    found = []
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            try:
+                held = code_lines(z.read(name).decode("utf-8"))
+            except UnicodeDecodeError:
+                continue        # a binary file: no source in it
+            found += [f"{name} holds lab {r.lab}'s '{r.title}' ({where})"
+                      for where, r, body in regions if holds_lines(held, body)]
+    return found
+
+
+def reference_bodies(root, lab):
+    """(path, Region, its code's lines) of each region of lab or a later one."""
+    for path in labs.source_files(root):
+        if not path.endswith(labmarks.SOURCE_SUFFIXES):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            items = labmarks.parse(f.read(), path)
+        for r in items:
+            if isinstance(r, labmarks.Region) and r.lab >= lab.number:
+                body = code_lines("\n".join(r.code))
+                if body and body != code_lines("\n".join(r.stub)):
+                    yield path, r, body
+
+
+def code_lines(text):
+    """text's lines that hold something, without their indentation."""
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def holds_lines(lines, block):
+    """Whether block is a run of lines."""
+    return any(lines[i:i + len(block)] == block
+               for i in range(len(lines) - len(block) + 1))
 
 
 def build_from_copy(root, dest, cfg):

@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from dataclasses import dataclass
 
 from . import arches, build, labmarks
@@ -485,9 +486,72 @@ SUBMITTED_MAX = 1 << 20
 
 
 def submitted_files(root, lab):
-    """The files grading takes from a submission of lab (full tree at root)."""
+    """The files grading takes from a submission of lab (the full tree or
+    lab's autograder tree at root)."""
+    if autograder_lab(root):
+        with open(os.path.join(root, AUTOGRADER_FILE), encoding="utf-8") as f:
+            return f.read().split()[1:]
     paths = sorted({path for path, _ in regions(root).get(lab.number, ())})
     return paths + [ANSWERS_FILE, *lab.files]
+
+
+# The file at the top of a lab's autograder tree (make autograder): the
+# lab's number, then the files a grade takes from a submission, a line each.
+AUTOGRADER_FILE = "AUTOGRADER"
+
+
+def autograder_lab(root):
+    """The lab whose autograder tree root is, or None."""
+    path = os.path.join(root, AUTOGRADER_FILE)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return get(f.readline().strip())
+
+
+def starting_tree(root, lab, dest):
+    """Write dest, new: what lab's grades start from, the lab's student
+    tree with the instructor's tests and the planted versions."""
+    generate(root, lab.number, dest)
+    for path in INSTRUCTOR_FILES:
+        if path.startswith("tests/"):
+            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
+    write_planted(root, lab, dest)
+
+
+def write_autograder(root, number, dest):
+    """Write Gradescope's zip for lab number at dest: lab's starting tree
+    (none of the full tree) with setup.sh and run_autograder on top."""
+    lab = get(number)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "source")
+        starting_tree(root, lab, tree)
+        shutil.rmtree(os.path.join(tree, ".git"))
+        _write(tree, AUTOGRADER_FILE,
+               "\n".join([str(lab.number), *submitted_files(root, lab)]) + "\n")
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+            for top, dirs, files in os.walk(tree):
+                dirs.sort()
+                for name in sorted(files):
+                    path = os.path.join(top, name)
+                    z.write(path, os.path.relpath(path, tree))
+            for name, text in autograder_scripts(lab).items():
+                info = zipfile.ZipInfo(name)
+                info.external_attr = 0o100755 << 16
+                z.writestr(info, text)
+    return dest
+
+
+def autograder_scripts(lab):
+    """Gradescope's setup.sh and run_autograder for lab, by name. Gradescope
+    unpacks the zip into /autograder/source and runs both as root."""
+    arches = " ".join(lab.arches)
+    return {
+        "setup.sh": "#!/bin/sh\n# The tools the grade of record builds and boots with.\n"
+                    f"exec /autograder/source/scripts/check-tools.sh --with grade {arches}\n",
+        "run_autograder": "#!/bin/sh\n"
+                          f"exec /autograder/source/scripts/run_autograder {lab.number}\n",
+    }
 
 
 def grading_tree(root, tree, lab, dest):
@@ -511,11 +575,13 @@ def grading_tree(root, tree, lab, dest):
     if problems:
         raise SubmissionError("; ".join(problems))
     shutil.rmtree(dest, ignore_errors=True)
-    generate(root, lab.number, dest)
-    for path in INSTRUCTOR_FILES:
-        if path.startswith("tests/"):
-            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
-    write_planted(root, lab, dest)
+    if autograder_lab(root):
+        shutil.copytree(root, dest, symlinks=True,
+                        ignore=lambda top, names: ["build"] if top == root else [])
+        if lab.planted:
+            shutil.copytree(os.path.join(root, PLANTED), os.path.join(dest, PLANTED))
+    else:
+        starting_tree(root, lab, dest)
     notes = []
     for path, src in found.items():
         if src is None:
