@@ -6,13 +6,17 @@ reference in kernel/mutex.c and a file at its top) with the grading
 tree inside it (ref/build/grade-tree/), as a grade lays them out.
 """
 
+import json
 import os
 import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
-from mutexos import labs, sandbox
+from mutexos import grade, labs, sandbox
+
+from .common import ARCHES, ROOT
 
 REFERENCE = "the reference\n"
 
@@ -92,6 +96,32 @@ class Reach(Fixture):
 
     def test_a_tree_not_confined_runs_as_is(self):
         self.assertEqual(sandbox.command(self.tree, ["true"], self.tree), ["true"])
+
+
+class Refused(Fixture):
+    """Where bwrap cannot run, no grade: 0 of the maximum, and why."""
+
+    def test_no_bwrap_says_what_to_install(self):
+        with mock.patch.object(sandbox, "BWRAP", "bwrap-not-installed"):
+            with self.assertRaisesRegex(sandbox.Unavailable, "apt-get install bubblewrap"):
+                sandbox.check()
+
+    def test_a_grade_without_the_sandbox_is_refused(self):
+        results = os.path.join(self.top, "results.json")
+        said = []
+        why = sandbox.Unavailable("bwrap does not run here: no namespaces")
+        with mock.patch.object(sandbox, "check", side_effect=why), \
+                mock.patch.object(grade, "build_for_grade") as built:
+            code = grade.run(ROOT, ARCHES, labs.get(3), ["i386"],
+                             results_path=results, say=said.append)
+        self.assertEqual(code, 2)
+        built.assert_not_called()
+        with open(results, encoding="utf-8") as f:
+            data = json.load(f)
+        self.assertEqual(data["score"], 0)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 24)
+        self.assertTrue(all("no sandbox to grade in: bwrap does not run here" in t["output"]
+                            for t in data["tests"]))
 
 
 class DroppedBuilds(Fixture):
