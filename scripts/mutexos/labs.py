@@ -511,12 +511,11 @@ def autograder_lab(root):
 
 def starting_tree(root, lab, dest):
     """Write dest, new: what lab's grades start from, the lab's student
-    tree with the instructor's tests and the planted versions."""
+    tree with the instructor's tests."""
     generate(root, lab.number, dest)
     for path in INSTRUCTOR_FILES:
         if path.startswith("tests/"):
             shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
-    write_planted(root, lab, dest)
 
 
 def write_autograder(root, number, dest):
@@ -527,6 +526,7 @@ def write_autograder(root, number, dest):
         tree = os.path.join(tmp, "source")
         starting_tree(root, lab, tree)
         shutil.rmtree(os.path.join(tree, ".git"))
+        write_planted(root, lab, os.path.join(tree, PLANTED))
         _write(tree, AUTOGRADER_FILE,
                "\n".join([str(lab.number), *submitted_files(root, lab)]) + "\n")
         with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
@@ -575,13 +575,15 @@ def grading_tree(root, tree, lab, dest):
     if problems:
         raise SubmissionError("; ".join(problems))
     shutil.rmtree(dest, ignore_errors=True)
+    shutil.rmtree(planted_folder(dest), ignore_errors=True)
     if autograder_lab(root):
         shutil.copytree(root, dest, symlinks=True,
                         ignore=lambda top, names: ["build"] if top == root else [])
         if lab.planted:
-            shutil.copytree(os.path.join(root, PLANTED), os.path.join(dest, PLANTED))
+            shutil.copytree(os.path.join(root, PLANTED), planted_folder(dest))
     else:
         starting_tree(root, lab, dest)
+        write_planted(root, lab, planted_folder(dest))
     notes = []
     for path, src in found.items():
         if src is None:
@@ -625,37 +627,48 @@ def submitted_path(tree, path):
     return real
 
 
-# Where a grade finds the planted versions of a lab's file, by name
-# ("reference.c" for the reference).
+# Where an autograder's tree (make autograder) keeps the planted versions
+# of a lab's file, by name ("reference.c" for the reference): outside
+# its grading tree, build/grade-tree.
 PLANTED = os.path.join("build", "planted")
 
 
+def planted_folder(tree):
+    """Where the grade of the grading tree at tree finds the planted
+    versions: beside it, never in it, where the sandbox would show the
+    reference to every build of the lab (grade_planted() copies each
+    version into the tree for its own boot)."""
+    return os.path.normpath(tree) + ".planted"
+
+
 def planted_source(tree, name):
-    """The planted version name ("": the reference) in the tree being graded."""
-    return os.path.join(tree, PLANTED, f"{name or 'reference'}.c")
+    """The planted version name ("": the reference) of the tree being graded."""
+    return os.path.join(planted_folder(tree), f"{name or 'reference'}.c")
 
 
-def write_planted(root, lab, dest):
-    """Write lab's planted versions of its file from the full tree at root into dest."""
+def write_planted(root, lab, folder):
+    """Write lab's planted versions of its file from the full tree at root
+    into folder, new."""
     if not lab.planted:
         return
-    path, folder = lab.planted
-    shutil.rmtree(os.path.join(dest, PLANTED), ignore_errors=True)
-    os.makedirs(os.path.join(dest, PLANTED))
-    patches = sorted(n for n in os.listdir(os.path.join(root, folder)) if n.endswith(".patch"))
+    path, patches_folder = lab.planted
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    patches = sorted(n for n in os.listdir(os.path.join(root, patches_folder))
+                     if n.endswith(".patch"))
     for name in [""] + [n[:-len(".patch")] for n in patches]:
-        out = planted_source(dest, name)
+        out = os.path.join(folder, f"{name or 'reference'}.c")
         shutil.copyfile(os.path.join(root, path), out)
         if name:
             proc = subprocess.run(["patch", "-s", "--no-backup-if-mismatch", out,
-                                   os.path.join(root, folder, f"{name}.patch")],
+                                   os.path.join(root, patches_folder, f"{name}.patch")],
                                   capture_output=True, text=True, check=False)
             if proc.returncode:
-                raise LabError(f"{folder}/{name}.patch does not apply to {path}: "
+                raise LabError(f"{patches_folder}/{name}.patch does not apply to {path}: "
                                f"{proc.stdout}{proc.stderr}".strip())
         with open(out, encoding="utf-8") as f:
             text = labmarks.render(f.read(), lab.number + 1, path)
-        _write(dest, os.path.relpath(out, dest), text)
+        _write(folder, os.path.basename(out), text)
 
 
 def copy_build_folder(root, dest, cfg):
