@@ -15,8 +15,10 @@ failed, and written as Gradescope's results.json. A tree that does not
 build is graded 0 with the compiler's or linker's first error, and a
 submission with a file grading will not take (labs.submitted_path()) 0
 with why, each check failed on each arch it runs on. A submission's logs
-are copied into its own folder and cited there. Exit codes: 0 full
-marks, 1 partial, 2 nothing graded (a build error, or bad input).
+are copied into its own folder and cited there. Every build and boot
+runs in a sandbox that shows the graded tree alone (sandbox.py); where
+it cannot run, nothing is graded. Exit codes: 0 full marks, 1 partial,
+2 nothing graded (a build error, bad input, no sandbox).
 """
 
 import collections
@@ -348,7 +350,8 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
     files cannot be taken is graded 0, each check failed with why.
     """
     forget(results_path)
-    # Absolute: the sandbox shows this path's folder at its own place.
+    # Absolute: the sandbox names the tree /grade, and rewrites the
+    # tree's path where a command names it (sandbox.py).
     dest = os.path.abspath(os.path.join(root, GRADING_TREE))
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     # One grade at a time uses the folder (make check-labs grades there too).
