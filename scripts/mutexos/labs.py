@@ -26,7 +26,6 @@ the submission, into a fresh copy of the lab's starting tree with the
 instructor's tests.
 """
 
-import filecmp
 import os
 import shutil
 import subprocess
@@ -694,16 +693,22 @@ BUILD_CONFIG = (".config", ".objects", "include", "linker.lds")
 
 def drop_reference_builds(root, dest, folder):
     """Remove from the build folder folder of the tree dest each object
-    (and its .d) built from a file that dest's differs from root's, or
-    of sources unknown (no .d), and all else but BUILD_CONFIG: the
-    linked images, a compiled reference in any form."""
+    (and its .d) built from a file that dest has anew, or of sources
+    unknown (no .d), and all else but BUILD_CONFIG: the linked images, a
+    compiled reference in any form.
+
+    A file of dest is as root's when it has its time: generate() keeps
+    the time of one whose code is root's (the labs before the tree's,
+    their markers gone), and gives one with a stub, or a submission's, a
+    new time, so that make rebuilds what it feeds anyway.
+    """
     same = {}
 
     def unchanged(path):
         if path not in same:
             theirs, ours = os.path.join(root, path), os.path.join(dest, path)
             same[path] = os.path.isfile(ours) and os.path.isfile(theirs) and \
-                filecmp.cmp(theirs, ours, shallow=False)
+                os.stat(ours).st_mtime_ns == os.stat(theirs).st_mtime_ns
         return same[path]
 
     def kept(stem):

@@ -129,12 +129,17 @@ class DroppedBuilds(Fixture):
 
     def setUp(self):
         super().setUp()
-        write(os.path.join(self.root, "kernel", "sched.c"), "the same\n")
-        write(os.path.join(self.tree, "kernel", "sched.c"), "the same\n")
-        for tree in (self.root, self.tree):
-            write(os.path.join(tree, "include", "types.h"), "the same\n")
+        # As generate() writes them: the reference's code keeps its time,
+        # a stub (kernel/mutex.c) or the same code written anew does not.
+        for path in ("kernel/sched.c", "include/types.h", "kernel/rtmutex.c"):
+            write(os.path.join(self.root, path), "the same\n")
+        os.makedirs(os.path.join(self.tree, "include"))
+        for path in ("kernel/sched.c", "include/types.h"):
+            shutil.copy2(os.path.join(self.root, path), os.path.join(self.tree, path))
+        write(os.path.join(self.tree, "kernel", "rtmutex.c"), "the same\n")
+        os.utime(os.path.join(self.tree, "kernel", "rtmutex.c"), ns=(1, 1))
         self.folder = os.path.join(self.tree, "build", "i386-native")
-        for name in ("mutex", "sched"):
+        for name in ("mutex", "sched", "rtmutex"):
             write(os.path.join(self.folder, "kernel", f"{name}.o"), "object")
             write(os.path.join(self.folder, "kernel", f"{name}.d"),
                   f"build/i386-native/kernel/{name}.o: kernel/{name}.c \\\n"
