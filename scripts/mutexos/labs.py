@@ -23,7 +23,8 @@ regions in the source are rewritten as labmarks.py says. A grade of
 record never runs the student's tests, scripts or Makefile: grading_tree()
 takes only the files the lab's regions live in (and the answers) out of
 the submission, into a fresh copy of the lab's starting tree with the
-instructor's tests.
+instructor's tests. make autograder LAB=n zips that starting tree alone
+(write_autograder()), which then grades as the full tree does.
 """
 
 import os
