@@ -18,6 +18,7 @@ what runs a program of that tree, in the sandbox.
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -54,12 +55,18 @@ def system_binds():
 
 
 def wrap(tree, argv, cwd, writable):
-    """argv run at cwd (a folder of tree) in a sandbox that shows tree at
-    MOUNT, read-write if writable; tree's path in argv is MOUNT's."""
-    tree = os.path.abspath(tree)
-    inside = os.path.relpath(os.path.abspath(cwd), tree)
-    if inside.startswith(os.pardir):
+    """argv run at cwd in a sandbox that shows tree at MOUNT, read-write
+    if writable; a path of argv into tree names it under MOUNT.
+
+    A cwd outside tree is not in the sandbox: the command runs at MOUNT,
+    and a path relative to cwd into tree is made MOUNT's.
+    """
+    tree, cwd = os.path.abspath(tree), os.path.abspath(cwd)
+    inside = os.path.relpath(cwd, tree)
+    names = [tree]
+    if inside.split(os.sep)[0] == os.pardir:
         inside = "."
+        names.append(os.path.relpath(tree, cwd))
     return [BWRAP, *system_binds(),
             "--dev", "/dev", "--dev-bind-try", "/dev/kvm", "/dev/kvm",
             "--proc", "/proc", "--tmpfs", "/tmp",
@@ -68,7 +75,18 @@ def wrap(tree, argv, cwd, writable):
             "--unshare-all", "--die-with-parent",
             "--clearenv", "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp",
             "--setenv", "LC_ALL", "C.UTF-8", "--",
-            *(arg.replace(tree, MOUNT) for arg in argv)]
+            *(in_sandbox(arg, names) for arg in argv)]
+
+
+def in_sandbox(arg, names):
+    """arg with each path into the tree made MOUNT's: one that starts
+    with a name of the tree (names, the absolute first) where arg starts,
+    or after a space, "=" or "," (QEMU's "loader,file=...")."""
+    for name in names:
+        if arg == name:
+            return MOUNT
+        arg = re.sub(rf"(^|[=,\s]){re.escape(name + os.sep)}", rf"\g<1>{MOUNT}/", arg)
+    return arg
 
 
 def check():

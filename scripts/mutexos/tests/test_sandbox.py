@@ -77,6 +77,15 @@ class Reach(Fixture):
                                    self.tree)
         self.assertIn(f"{sandbox.MOUNT}/kernel/mutex.c", argv)
 
+    def test_a_path_from_outside_names_the_tree(self):
+        # make check-labs boots build/labs/labN/... from the full tree.
+        for path in ("build/grade-tree/kernel/mutex.c",
+                     os.path.join(self.tree, "kernel", "mutex.c")):
+            with self.subTest(path=path):
+                proc = self.sh(f"cat {path}; echo -kernel,file={path}", cwd=self.root)
+                self.assertEqual(proc.stdout, f"the stub\n-kernel,file={sandbox.MOUNT}/"
+                                 "kernel/mutex.c\n", proc.stderr)
+
     def test_a_boot_cannot_write_the_tree(self):
         proc = self.sh("echo forged > kernel/mutex.c", writable=False)
         self.assertNotEqual(proc.returncode, 0)
