@@ -522,6 +522,9 @@ def write_autograder(root, number, dest):
     """Write Gradescope's zip for lab number at dest: lab's starting tree
     (none of the full tree) with setup.sh and run_autograder on top."""
     lab = get(number)
+    dest = os.path.abspath(dest)
+    if not os.path.isdir(os.path.dirname(dest)):
+        raise LabError(f"DEST={dest}: its folder does not exist")
     with tempfile.TemporaryDirectory() as tmp:
         tree = os.path.join(tmp, "source")
         starting_tree(root, lab, tree)
