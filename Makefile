@@ -132,7 +132,7 @@ menuconfig: $(O)/.config
 NOCONFIG_GOALS := clean help tools print-builddir test torture bench \
 	check-runner check-iso check-build check-verdicts check-det-bench verify sizes iso sdcard \
 	sdcard-check lab student-repo grade check-labs check-debug-cost check-stuck
-NOCONFIG_GOALS += grade-all trace
+NOCONFIG_GOALS += grade-all trace autograder
 CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
 ifneq ($(CONFIG_GOALS),)
 include $(O)/include/config/auto.conf
@@ -298,7 +298,7 @@ BENCH_RUNS ?=
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts \
 	check-det-bench check-debug-cost check-stuck
 test:
-	$(Q)$(CHECK_TOOLS) --with media,verify,gdb $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with media,verify,gdb,grade $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --timeout $(TEST_TIMEOUT) \
 		--accel $(ACCEL) --load $(LOAD)
 
@@ -376,12 +376,14 @@ check-build:
 # make check-labs: every lab's trees build, skeletons fail, tampering
 # changes nothing, the known-wrong solutions lose points, the student
 # repository holds no answer.
+# make autograder LAB=n [DEST=zip]: lab n's Gradescope zip, its starting
+# tree and no more (default build/autograder-labn.zip).
 LAB ?=
 DEST ?=
 RESULTS ?= results.json
 TREE ?=
 SUBMISSIONS ?=
-.PHONY: lab student-repo grade grade-all check-labs
+.PHONY: lab student-repo grade grade-all check-labs autograder
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
 		{ echo "make lab: LAB=n DEST=dir (a new or empty folder)"; exit 2; }
@@ -393,7 +395,7 @@ student-repo:
 	$(Q)$(MX) student-repo --dest "$(DEST)"
 
 grade:
-	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(SEL_ARCHES)
 	$(Q)$(MX) grade $(if $(LAB),--lab "$(LAB)") $(if $(TREE),--tree "$(TREE)") \
 		$(SEL_ARCH) --results "$(RESULTS)" \
 		--accel $(ACCEL)
@@ -401,12 +403,17 @@ grade:
 grade-all:
 	$(Q)test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || \
 		{ echo "make grade-all: LAB=n SUBMISSIONS=dir (one folder each)"; exit 2; }
-	$(Q)$(CHECK_TOOLS) $(SEL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(SEL_ARCHES)
 	$(Q)$(MX) grade-all --lab "$(LAB)" --submissions "$(SUBMISSIONS)" \
 		$(SEL_ARCH) --accel $(ACCEL)
 
+autograder:
+	$(Q)test -n "$(LAB)" || { echo "make autograder: LAB=n [DEST=zip]"; exit 2; }
+	$(Q)mkdir -p build
+	$(Q)$(MX) autograder --lab "$(LAB)" --dest "$(or $(DEST),build/autograder-lab$(LAB).zip)"
+
 check-labs:
-	$(Q)$(CHECK_TOOLS) $(ALL_ARCHES)
+	$(Q)$(CHECK_TOOLS) --with grade $(ALL_ARCHES)
 	$(Q)$(MX) check-labs --accel $(ACCEL)
 
 # ---------------------------------------------------------------- sizes
@@ -510,6 +517,7 @@ help:
 	@echo '  grade          grade a lab: points per check, Score: N/M (LAB=n in the full tree)'
 	@echo '  grade-all      grade each submission of SUBMISSIONS=dir (LAB=n, full tree)'
 	@echo '  check-labs     every lab: trees build, skeletons fail, the reference passes'
+	@echo '  autograder     lab LAB=n'"'"'s Gradescope zip (DEST=zip, default build/autograder-labn.zip)'
 	@echo '  clean          remove build/'
 	@echo
 	@echo 'Variables:'

@@ -4,8 +4,9 @@
 # missing Debian packages itself; otherwise it prints one apt-get line for
 # everything missing and fails.
 #
-# Usage: scripts/check-tools.sh [--with gdb,media,bench,verify] [ARCH...]
+# Usage: scripts/check-tools.sh [--with gdb,grade,media,bench,verify] [ARCH...]
 #   gdb    gdb-multiarch (make gdb, make sizes)
+#   grade  bwrap, the sandbox a grade builds and boots in (make grade)
 #   media  each arch's boot-media tools (GRUB ISO, SD card image)
 #   bench  gnuplot for the benchmark plots
 #   verify spin and a host C compiler (make verify)
@@ -22,7 +23,7 @@ if [ "$1" = --with ]; then
 	shift 2
 fi
 [ $# -gt 0 ] || [ -n "$with" ] ||
-	{ echo "usage: $0 [--with gdb,media,bench,verify] [ARCH...]" >&2; exit 2; }
+	{ echo "usage: $0 [--with gdb,grade,media,bench,verify] [ARCH...]" >&2; exit 2; }
 
 # The value of one fact of an arch's description, continuation lines joined.
 arch_fact() {
@@ -41,10 +42,11 @@ done
 for extra in $with; do
 	case "$extra" in
 	gdb)	need="$need gdb-multiarch:gdb-multiarch" ;;
+	grade)	need="$need bwrap:bubblewrap" ;;
 	bench)	need="$need gnuplot:gnuplot-nox" ;;
 	verify)	need="$need spin:spin gcc:gcc" ;;
 	media)	;;
-	*)	echo "check-tools: unknown --with '$extra' (gdb, media, bench, verify)" >&2
+	*)	echo "check-tools: unknown --with '$extra' (gdb, grade, media, bench, verify)" >&2
 		exit 2 ;;
 	esac
 done

@@ -15,6 +15,7 @@
   check-verdicts  runs that test nothing (test=list, ...) must not pass
   lab           write a lab's student tree (make lab LAB=n DEST=dir)
   student-repo  write the students' repository, a branch per lab (make student-repo DEST=dir)
+  autograder    write a lab's Gradescope zip (make autograder LAB=n [DEST=zip])
   grade         grade a lab: a line per check, a score, results.json
   grade-all     grade a folder of submissions from the instructor's tree
   check-labs    every lab: its tree builds, its skeleton fails, the reference passes
@@ -120,6 +121,9 @@ def _add_labs(sub):
     p.add_argument("--dest", required=True, help="a new or empty folder")
     p = sub.add_parser("student-repo", help="write the students' repository")
     p.add_argument("--dest", required=True, help="a new or empty folder")
+    p = sub.add_parser("autograder", help="write a lab's Gradescope zip")
+    p.add_argument("--lab", required=True, help="the lab's number")
+    p.add_argument("--dest", required=True, help="the zip to write")
     p = sub.add_parser("grade", help="grade a lab")
     p.add_argument("--lab", help="the lab's number (a student tree knows its own)")
     p.add_argument("--arch", action="append", metavar="ARCH",
@@ -465,6 +469,19 @@ def cmd_student_repo(ap, arches, opts):
     names = " ".join(labs.branch(lab) for _, lab in sorted(labs.LABS.items()))
     print(f"the students' repository: {dest}\n  branches: {names}\n"
           "  publish one branch at a time: docs/labs/instructor.md says in which order")
+
+
+def cmd_autograder(ap, arches, opts):
+    """A lab's Gradescope zip."""
+    try:
+        if labs.is_student_tree("."):
+            raise labs.LabError("make autograder runs in the full tree")
+        dest = labs.write_autograder(".", opts.lab, _path(opts.dest))
+    except (labs.LabError, OSError) as e:
+        print(f"make autograder: {e}", file=sys.stderr)
+        return 2
+    print(f"lab {opts.lab}'s autograder: {dest} (Gradescope: upload it as the "
+          "assignment's autograder zip)")
     return 0
 
 
@@ -492,6 +509,9 @@ def cmd_grade(ap, arches, opts):
 
 def _what_to_grade(opts):
     """(the lab, it if this is a student tree, the submission or None); LabError."""
+    if labs.autograder_lab("."):
+        lab = _autograder_lab(opts)
+        return lab, None, os.path.join(START, opts.tree)
     try:
         own = labs.student_lab(".")
     except labs.LabError as e:
@@ -503,6 +523,17 @@ def _what_to_grade(opts):
     if own is not None and opts.lab is not None and labs.get(opts.lab) != own:
         raise labs.LabError(f"this is lab {own.number}'s tree, not lab {opts.lab}'s")
     return own or _submission_lab(opts.lab, tree), own, tree
+
+
+def _autograder_lab(opts):
+    """The lab of this autograder tree (make autograder), which grades it
+    as submissions only (TREE=)."""
+    lab = labs.autograder_lab(".")
+    if not opts.tree:
+        raise labs.LabError("an autograder's tree grades a submission: TREE=dir")
+    if opts.lab is not None and labs.get(opts.lab) != lab:
+        raise labs.LabError(f"this is lab {lab.number}'s autograder, not lab {opts.lab}'s")
+    return lab
 
 
 def _submission_lab(number, tree):
@@ -612,7 +643,8 @@ COMMANDS = {
     "check-stuck": cmd_check_stuck,
     "check-det-bench": cmd_check_det_bench, "check-debug-cost": cmd_check_debug_cost,
     "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab,
-    "student-repo": cmd_student_repo, "grade": cmd_grade, "grade-all": cmd_grade_all, "check-labs": cmd_check_labs,
+    "student-repo": cmd_student_repo, "grade": cmd_grade, "grade-all": cmd_grade_all,
+    "check-labs": cmd_check_labs, "autograder": cmd_autograder,
 }
 
 

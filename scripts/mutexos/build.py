@@ -13,6 +13,8 @@ import os
 import subprocess
 from dataclasses import dataclass
 
+from . import sandbox
+
 # The mutex builds of the Makefile (MUTEX=...); the same for every arch.
 MUTEXES = ("native", "dec", "xchg", "null", "debug", "spin")
 # CONF= of the race detector's builds (docs/kcsan.md).
@@ -49,14 +51,20 @@ def make_env():
     return env
 
 
-def make(root, cfg, target, extra=(), jobs=None, quiet=False, **kwargs):
-    """Run make for target in cfg at root; the CompletedProcess."""
+def make(root, cfg, target, extra=(), jobs=None, quiet=False, sandboxed=False,
+         **kwargs):
+    """Run make for target in cfg at root; the CompletedProcess.
+
+    sandboxed: in the grade's sandbox if root is confined (sandbox.py).
+    """
     argv = ["make", "--no-print-directory"]
     if quiet:
         argv.append("-s")
     if jobs:
         argv.append(f"-j{jobs}")
     argv += [*cfg.make_vars(), *extra, target]
+    if sandboxed:
+        argv = sandbox.command(root, argv, root)
     return subprocess.run(argv, cwd=root, env=make_env(), check=False, **kwargs)
 
 
@@ -97,7 +105,7 @@ def build(root, cfg, jobs=None, target="all", extra=(), log=None):
     try:
         with locked(root, cfg):
             code = make(root, cfg, target, extra=extra, jobs=jobs,
-                        **output).returncode
+                        sandboxed=True, **output).returncode
     except (OSError, RuntimeError) as e:
         return str(e)
     if code:

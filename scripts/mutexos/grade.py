@@ -15,8 +15,10 @@ failed, and written as Gradescope's results.json. A tree that does not
 build is graded 0 with the compiler's or linker's first error, and a
 submission with a file grading will not take (labs.submitted_path()) 0
 with why, each check failed on each arch it runs on. A submission's logs
-are copied into its own folder and cited there. Exit codes: 0 full
-marks, 1 partial, 2 nothing graded (a build error, or bad input).
+are copied into its own folder and cited there. Every build and boot
+runs in a sandbox that shows the graded tree alone (sandbox.py); where
+it cannot run, nothing is graded. Exit codes: 0 full marks, 1 partial,
+2 nothing graded (a build error, bad input, no sandbox).
 """
 
 import collections
@@ -30,7 +32,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import answers, bench, build, labs, precheck
+from . import answers, bench, build, labs, precheck, sandbox
 from .build import BuildConfig
 from .runner import BootSpec, run_spec
 
@@ -257,6 +259,20 @@ def run(root, arches, lab, names=None, accel="tcg", results_path="results.json",
                               say, case_timeout)
     checks = lab.checks_for(student)
     names = names or lab.arches
+    try:
+        sandbox.check()
+    except sandbox.Unavailable as e:
+        return report_not_graded(lab, failed_outcomes(checks, names, f"not graded: "
+                                                      f"no sandbox to grade in: {e}"),
+                                 results_path, say, "make the sandbox run here "
+                                 "(docs/labs/instructor.md, \"The sandbox\")")
+    with sandbox.confined(root):
+        return _run(root, arches, lab, checks, names, accel, results_path,
+                    case_timeout, say, shown)
+
+
+def _run(root, arches, lab, checks, names, accel, results_path, case_timeout, say,
+         shown):
     outcomes, failed = [], None
     flagged = check_before_running(root, arches, lab, checks, names, say)
     if isinstance(flagged, BuildError):
@@ -341,7 +357,9 @@ def run_submission(root, arches, lab, tree, names=None, accel="tcg",
     files cannot be taken is graded 0, each check failed with why.
     """
     forget(results_path)
-    dest = os.path.join(root, GRADING_TREE)
+    # Absolute: the sandbox names the tree /grade, and rewrites the
+    # tree's path where a command names it (sandbox.py).
+    dest = os.path.abspath(os.path.join(root, GRADING_TREE))
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     # One grade at a time uses the folder (make check-labs grades there too).
     with open(f"{dest}.lock", "w", encoding="utf-8") as lock:

@@ -35,6 +35,7 @@ import subprocess
 import tarfile
 import tempfile
 import time
+import zipfile
 
 from . import answers, build, grade, labmarks, labs, qemu
 from .build import BuildConfig
@@ -123,7 +124,8 @@ def check_skeletons(root, arches, accel, out):
 
 
 def check_reference(root, arches, accel, out):
-    """The reference's side: globs resolve, instruction checks and lab 8 answers pass."""
+    """The reference's side: globs resolve, the autograder zips hold none of
+    it, instruction checks and lab 8 answers pass."""
     problems, listed = [], {}
     for lab in labs.LABS.values():
         for check in (c for c in lab.checks if c.tests):
@@ -136,6 +138,7 @@ def check_reference(root, arches, accel, out):
             for glob in filter(None, check.tests.split(",")):
                 if not any(fnmatch.fnmatchcase(c, glob) for c in listed[cfg]):
                     problems.append(f"lab {lab.number}: '{glob}' selects no test case")
+    problems += check_autograders(root, out)
     for lab in labs.LABS.values():
         for check in (c for c in lab.checks if c.kind == "insns"):
             for name in filter(check.runs_on, lab.arches):
@@ -470,7 +473,8 @@ PARTS = {
     "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
                   "score under full (a 0 with every case reported), tampering changes nothing"),
     "reference": (check_reference, "every graded glob selects a case, the "
-                  "instruction checks and lab 8's answers pass on the reference"),
+                  "instruction checks and lab 8's answers pass on the reference, "
+                  "no autograder zip holds a reference of its lab or a later one"),
     "student-repo": (check_student_repo, "the student repository: no branch holds "
                      "an answer of its lab or a later one, labs "
                      + " and ".join(map(str, REPO_DONE_LABS)) + " done on their branch "
@@ -503,6 +507,69 @@ def write_submission(root, lab, patch, sub):
             with open(os.path.join(sub, path), "w", encoding="utf-8") as f:
                 f.write(text)
     return None
+
+
+def check_autograders(root, out):
+    """Every lab's autograder zip holds no reference of it or a later lab."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for lab in labs.LABS.values():
+            path = os.path.join(tmp, f"autograder-lab{lab.number}.zip")
+            try:
+                labs.write_autograder(root, lab.number, path)
+            except (labs.LabError, OSError) as e:
+                problems.append(f"lab {lab.number}: make autograder: {e}")
+                continue
+            leaks = autograder_leaks(root, lab, path)
+            out.say(f"lab {lab.number}'s autograder zip: {len(leaks)} reference region(s)")
+            problems += [f"lab {lab.number}'s autograder zip: {leak}" for leak in leaks]
+    return problems
+
+
+def autograder_leaks(root, lab, path):
+    """What of the zip at path holds reference code of lab or a later one:
+    a line per file and region whose code (its lines, blanks and
+    indentation aside) the file holds; a region whose code is its stub's
+    gives nothing away. A planted lab's planted versions (labs.PLANTED,
+    outside the zip's grading tree) are its reference by design."""
+    regions = list(reference_bodies(root, lab))
+    found = []
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            if lab.planted and name.startswith(labs.PLANTED + "/"):
+                continue
+            try:
+                held = code_lines(z.read(name).decode("utf-8"))
+            except UnicodeDecodeError:
+                continue        # a binary file: no source in it
+            found += [f"{name} holds lab {r.lab}'s '{r.title}' ({where})"
+                      for where, r, body in regions if holds_lines(held, body)]
+    return found
+
+
+def reference_bodies(root, lab):
+    """(path, Region, its code's lines) of each region of lab or a later one."""
+    for path in labs.source_files(root):
+        if not path.endswith(labmarks.SOURCE_SUFFIXES):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            items = labmarks.parse(f.read(), path)
+        for r in items:
+            if isinstance(r, labmarks.Region) and r.lab >= lab.number:
+                body = code_lines("\n".join(r.code))
+                if body and body != code_lines("\n".join(r.stub)):
+                    yield path, r, body
+
+
+def code_lines(text):
+    """text's lines that hold something, without their indentation."""
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def holds_lines(lines, block):
+    """Whether block is a run of lines."""
+    return any(lines[i:i + len(block)] == block
+               for i in range(len(lines) - len(block) + 1))
 
 
 def build_from_copy(root, dest, cfg):

@@ -23,13 +23,15 @@ regions in the source are rewritten as labmarks.py says. A grade of
 record never runs the student's tests, scripts or Makefile: grading_tree()
 takes only the files the lab's regions live in (and the answers) out of
 the submission, into a fresh copy of the lab's starting tree with the
-instructor's tests.
+instructor's tests. make autograder LAB=n zips that starting tree alone
+(write_autograder()), which then grades as the full tree does.
 """
 
 import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from dataclasses import dataclass
 
 from . import arches, build, labmarks
@@ -560,9 +562,75 @@ SUBMITTED_MAX = 1 << 20
 
 
 def submitted_files(root, lab):
-    """The files grading takes from a submission of lab (full tree at root)."""
+    """The files grading takes from a submission of lab (the full tree or
+    lab's autograder tree at root)."""
+    if autograder_lab(root):
+        with open(os.path.join(root, AUTOGRADER_FILE), encoding="utf-8") as f:
+            return f.read().split()[1:]
     paths = sorted({path for path, _ in regions(root).get(lab.number, ())})
     return paths + [ANSWERS_FILE, *lab.files]
+
+
+# The file at the top of a lab's autograder tree (make autograder): the
+# lab's number, then the files a grade takes from a submission, a line each.
+AUTOGRADER_FILE = "AUTOGRADER"
+
+
+def autograder_lab(root):
+    """The lab whose autograder tree root is, or None."""
+    path = os.path.join(root, AUTOGRADER_FILE)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return get(f.readline().strip())
+
+
+def starting_tree(root, lab, dest):
+    """Write dest, new: what lab's grades start from, the lab's student
+    tree with the instructor's tests."""
+    generate(root, lab.number, dest)
+    for path in INSTRUCTOR_FILES:
+        if path.startswith("tests/"):
+            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
+
+
+def write_autograder(root, number, dest):
+    """Write Gradescope's zip for lab number at dest: lab's starting tree
+    (none of the full tree) with setup.sh and run_autograder on top."""
+    lab = get(number)
+    dest = os.path.abspath(dest)
+    if not os.path.isdir(os.path.dirname(dest)):
+        raise LabError(f"DEST={dest}: its folder does not exist")
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "source")
+        starting_tree(root, lab, tree)
+        shutil.rmtree(os.path.join(tree, ".git"))
+        write_planted(root, lab, os.path.join(tree, PLANTED))
+        _write(tree, AUTOGRADER_FILE,
+               "\n".join([str(lab.number), *submitted_files(root, lab)]) + "\n")
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+            for top, dirs, files in os.walk(tree):
+                dirs.sort()
+                for name in sorted(files):
+                    path = os.path.join(top, name)
+                    z.write(path, os.path.relpath(path, tree))
+            for name, text in autograder_scripts(lab).items():
+                info = zipfile.ZipInfo(name)
+                info.external_attr = 0o100755 << 16
+                z.writestr(info, text)
+    return dest
+
+
+def autograder_scripts(lab):
+    """Gradescope's setup.sh and run_autograder for lab, by name. Gradescope
+    unpacks the zip into /autograder/source and runs both as root."""
+    arches = " ".join(lab.arches)
+    return {
+        "setup.sh": "#!/bin/sh\n# The tools the grade of record builds and boots with.\n"
+                    f"exec /autograder/source/scripts/check-tools.sh --with grade {arches}\n",
+        "run_autograder": "#!/bin/sh\n"
+                          f"exec /autograder/source/scripts/run_autograder {lab.number}\n",
+    }
 
 
 def grading_tree(root, tree, lab, dest):
@@ -586,11 +654,15 @@ def grading_tree(root, tree, lab, dest):
     if problems:
         raise SubmissionError("; ".join(problems))
     shutil.rmtree(dest, ignore_errors=True)
-    generate(root, lab.number, dest)
-    for path in INSTRUCTOR_FILES:
-        if path.startswith("tests/"):
-            shutil.copy2(os.path.join(root, path), os.path.join(dest, path))
-    write_planted(root, lab, dest)
+    shutil.rmtree(planted_folder(dest), ignore_errors=True)
+    if autograder_lab(root):
+        shutil.copytree(root, dest, symlinks=True,
+                        ignore=lambda top, names: ["build"] if top == root else [])
+        if lab.planted:
+            shutil.copytree(os.path.join(root, PLANTED), planted_folder(dest))
+    else:
+        starting_tree(root, lab, dest)
+        write_planted(root, lab, planted_folder(dest))
     notes = []
     for path, src in found.items():
         if src is None:
@@ -634,50 +706,114 @@ def submitted_path(tree, path):
     return real
 
 
-# Where a grade finds the planted versions of a lab's file, by name
-# ("reference.c" for the reference).
+# Where an autograder's tree (make autograder) keeps the planted versions
+# of a lab's file, by name ("reference.c" for the reference): outside
+# its grading tree, build/grade-tree.
 PLANTED = os.path.join("build", "planted")
 
 
+def planted_folder(tree):
+    """Where the grade of the grading tree at tree finds the planted
+    versions: beside it, never in it, where the sandbox would show the
+    reference to every build of the lab (grade_planted() copies each
+    version into the tree for its own boot)."""
+    return os.path.normpath(tree) + ".planted"
+
+
 def planted_source(tree, name):
-    """The planted version name ("": the reference) in the tree being graded."""
-    return os.path.join(tree, PLANTED, f"{name or 'reference'}.c")
+    """The planted version name ("": the reference) of the tree being graded."""
+    return os.path.join(planted_folder(tree), f"{name or 'reference'}.c")
 
 
-def write_planted(root, lab, dest):
-    """Write lab's planted versions of its file from the full tree at root into dest."""
+def write_planted(root, lab, folder):
+    """Write lab's planted versions of its file from the full tree at root
+    into folder, new."""
     if not lab.planted:
         return
-    path, folder = lab.planted
-    shutil.rmtree(os.path.join(dest, PLANTED), ignore_errors=True)
-    os.makedirs(os.path.join(dest, PLANTED))
-    patches = sorted(n for n in os.listdir(os.path.join(root, folder)) if n.endswith(".patch"))
+    path, patches_folder = lab.planted
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    patches = sorted(n for n in os.listdir(os.path.join(root, patches_folder))
+                     if n.endswith(".patch"))
     for name in [""] + [n[:-len(".patch")] for n in patches]:
-        out = planted_source(dest, name)
+        out = os.path.join(folder, f"{name or 'reference'}.c")
         shutil.copyfile(os.path.join(root, path), out)
         if name:
             proc = subprocess.run(["patch", "-s", "--no-backup-if-mismatch", out,
-                                   os.path.join(root, folder, f"{name}.patch")],
+                                   os.path.join(root, patches_folder, f"{name}.patch")],
                                   capture_output=True, text=True, check=False)
             if proc.returncode:
-                raise LabError(f"{folder}/{name}.patch does not apply to {path}: "
+                raise LabError(f"{patches_folder}/{name}.patch does not apply to {path}: "
                                f"{proc.stdout}{proc.stderr}".strip())
         with open(out, encoding="utf-8") as f:
             text = labmarks.render(f.read(), lab.number + 1, path)
-        _write(dest, os.path.relpath(out, dest), text)
+        _write(folder, os.path.basename(out), text)
 
 
 def copy_build_folder(root, dest, cfg):
     """Start dest's build folder of cfg as a copy of the full tree's.
 
     The student tree's files that equal the reference keep their times
-    (_copy), so make rebuilds only what the lab changes.
+    (_copy), so make rebuilds only what the lab changes. What the copy
+    would hold of the reference of the lab or a later one is left out
+    (drop_reference_builds()): the grade's sandbox shows dest whole.
     """
     folder = build.builddir(root, cfg)
     src, dst = os.path.join(root, folder), os.path.join(dest, folder)
     if os.path.isdir(src) and not os.path.exists(dst):
         shutil.copytree(src, dst, symlinks=True,
                         ignore=shutil.ignore_patterns("*.log", ".link.*"))
+        drop_reference_builds(root, dest, dst)
+
+
+# What of a build folder holds no code: its configuration, generated
+# headers, object list and linker script.
+BUILD_CONFIG = (".config", ".objects", "include", "linker.lds")
+
+
+def drop_reference_builds(root, dest, folder):
+    """Remove from the build folder folder of the tree dest each object
+    (and its .d) built from a file that dest has anew, or of sources
+    unknown (no .d), and all else but BUILD_CONFIG: the linked images, a
+    compiled reference in any form.
+
+    A file of dest is as root's when it has its time: generate() keeps
+    the time of one whose code is root's (the labs before the tree's,
+    their markers gone), and gives one with a stub, or a submission's, a
+    new time, so that make rebuilds what it feeds anyway.
+    """
+    same = {}
+
+    def unchanged(path):
+        if path not in same:
+            theirs, ours = os.path.join(root, path), os.path.join(dest, path)
+            same[path] = os.path.isfile(ours) and os.path.isfile(theirs) and \
+                os.stat(ours).st_mtime_ns == os.stat(theirs).st_mtime_ns
+        return same[path]
+
+    def kept(stem):
+        sources = object_sources(stem + ".d")
+        return os.path.isfile(stem + ".o") and bool(sources) and \
+            all(unchanged(p) for p in sources)
+    for top, dirs, files in os.walk(folder):
+        if top == folder:
+            dirs[:] = [d for d in dirs if d not in BUILD_CONFIG]
+            files = [f for f in files if f not in BUILD_CONFIG]
+        for name in files:
+            stem, ext = os.path.splitext(os.path.join(top, name))
+            if ext not in (".o", ".d") or not kept(stem):
+                os.remove(stem + ext)
+
+
+def object_sources(dep):
+    """The files a dependency file (gcc -MMD -MP) says its object was
+    built from, relative to the tree; [] if it has none."""
+    try:
+        with open(dep, encoding="utf-8") as f:
+            words = f.read().replace("\\\n", " ").split()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [w for w in words if not w.endswith(":")]
 
 
 def regions(root):

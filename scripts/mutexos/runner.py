@@ -5,7 +5,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from . import build, console, kgdb, qemu
+from . import build, console, kgdb, qemu, sandbox
 from .logs import open_log
 from .verdict import Result
 
@@ -84,7 +84,9 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
                          reboot=bool(spec.script), firmware=firmware, turns=spec.turns,
                          results=results)
-        argv = qemu.command(arch, boot, accel)
+        # A graded tree's boot sees only that tree, read-only (sandbox.py).
+        argv = sandbox.command(root, qemu.command(arch, boot, accel), os.getcwd(),
+                               writable=False)
         started = time.monotonic()
         if spec.gdb:
             result = kgdb.run(title, root, arch, folder, accel, spec.timeout, log)
