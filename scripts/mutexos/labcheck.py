@@ -83,13 +83,16 @@ class CheckLog:
         self.file.flush()
 
 
-def check_labs(root, arches, accel, part):
+def check_labs(root, arches, accel, part, only=None):
     """One part of the lab check (PARTS): a StepResult with a reason per
-    problem, its log build/lab-check-<part>.log."""
+    problem, its log build/lab-check-<part>.log. only: the bank's part
+    grades these entries alone (check_bank())."""
     run, note = PARTS[part]
     log, log_path = open_log(at(root, "build"), f"lab-check-{part}")
     with log:
-        problems = run(root, arches, accel, CheckLog(log, log_path))
+        out = CheckLog(log, log_path)
+        problems = run(root, arches, accel, out, only) if only is not None \
+            else run(root, arches, accel, out)
     return StepResult(f"lab check ({part})", problems, log_path,
                       note=note.format(labs=len(labs.LABS)))
 
@@ -284,13 +287,25 @@ def check_tampered(root, arches, lab, tree, arch, accel, verdicts, out):
     return []
 
 
-def check_bank(root, arches, accel, out):
-    """Each lab's reference gets full marks, each wrong solution loses points."""
-    problems = []
+def bank_entries(root):
+    """[(name, patch)]: each lab's reference (patch None), then the bank's entries."""
     cases = [(f"lab{n}-reference", None) for n in sorted(labs.regions(root))]
     bank = os.path.abspath(at(root, BANK))
-    cases += [(name[:-len(".patch")], os.path.join(bank, name))
-              for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
+    return cases + [(name[:-len(".patch")], os.path.join(bank, name))
+                    for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
+
+
+def check_bank(root, arches, accel, out, only=None):
+    """Each lab's reference gets full marks, each wrong solution loses
+    points; only: the names of the entries to grade (None: all)."""
+    problems = []
+    cases = bank_entries(root)
+    if only is not None:
+        unknown = set(only) - {name for name, _ in cases}
+        if unknown:
+            return [f"no such bank entry: {', '.join(sorted(unknown))} "
+                    f"(the entries are {BANK}/*.patch and labN-reference)"]
+        cases = [(name, patch) for name, patch in cases if name in only]
     for name, patch in cases:
         m = re.match(r"^lab(\d+)-", name)
         if not m:
