@@ -311,7 +311,8 @@ LABS = {lab.number: lab for lab in (
         Check("boosts follow the chain", 4, "rtmutex.chain_of_3,rtmutex.chain_of_8"),
         Check("boosts taken back: a waiter leaves, a priority changes", 3,
               "rtmutex.donation_lowered_when_waiter_leaves_on_signal,"
-              "rtmutex.priority_changed_while_boosted"),
+              "rtmutex.priority_changed_while_boosted,"
+              "rtmutex.top_waiter_lowered_below_another"),
         Check("priority inversion bounded", 3, "rtmutex.inversion_with_rt_mutex"),
         Check("the rt-mutex and real-time suites, debug build", 2,
               "rtmutex.*,sched_rt.*", mutex="debug"),
