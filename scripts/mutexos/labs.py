@@ -234,22 +234,22 @@ LABS = {lab.number: lab for lab in (
     # deaf to signals fails interruptible_gets_eintr after its own bound.
     ), allowed=SLEEPING + MUTEX_DEBUG),
     Lab(5, "The fastpath", ALL_ARCHES, (
-        Check("native fastpath: lock decl/js, lock incl/jle", 6, kind="insns", insns=(
+        Check("native fastpath: lock decl/js, lock incl/jle", 9, kind="insns", insns=(
             ("mutex_lock", ("lock decl", "js")), ("mutex_unlock", ("lock incl", "jle"))),
               arches=X86),
-        Check("native fastpath: ldrex/sub/strex then dmb; dmb then ldrex/add/strex", 6,
+        Check("native fastpath: ldrex/sub/strex then dmb; dmb then ldrex/add/strex", 9,
               kind="insns", insns=(
                   ("mutex_lock", ("ldrex", "sub", "strex", "dmb")),
                   ("mutex_unlock", ("dmb", "ldrex", "add", "strex"))), arches=("arm",)),
-        Check("native fastpath: amoadd.w.aq/blez, amoadd.w.rl/bltz", 6, kind="insns", insns=(
+        Check("native fastpath: amoadd.w.aq/blez, amoadd.w.rl/bltz", 9, kind="insns", insns=(
             ("mutex_lock", ("amoadd.w.aq", "blez")),
             ("mutex_unlock", ("amoadd.w.rl", "bltz"))), arches=("riscv",)),
-        Check("mutex suite, native fastpath", 2,
+        # The stubs always take the slowpath, which passes the suite: a
+        # point for it, so that the handed-out tree keeps 10 %. The dec
+        # and xchg fastpaths are generic code the lab does not change
+        # (make test runs them): graded, they were points for nothing.
+        Check("mutex suite, native fastpath", 1,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
-        Check("mutex suite, dec fastpath", 1,
-              "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="dec"),
-        Check("mutex suite, xchg fastpath", 1,
-              "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*", mutex="xchg"),
     ), asm=True),
     Lab(6, "Completions", ALL_ARCHES, (
         Check("complete and wait", 3,
