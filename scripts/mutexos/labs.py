@@ -262,14 +262,15 @@ LABS = {lab.number: lab for lab in (
     ), case_timeout=10, allowed=SLEEPING + (
         "__init_waitqueue_head", "__wake_up_locked", "default_wake_function")),
     Lab(7, "The deadlock detector", ALL_ARCHES, (
-        Check("misuse reports", 2,
+        # Not the lab's code: the handed-out tree passes them.
+        Check("misuse reports", 1,
               "mutex_debug.double_unlock,mutex_debug.unlock_by_non_owner,"
               "mutex_debug.unlock_unlocked", mutex="debug"),
         Check("recursion and AB-BA", 4, "mutex_debug.AA,mutex_debug.ABBA", mutex="debug"),
         Check("longer cycles and the chain limit", 4,
               "mutex_debug.ABBCCA,mutex_debug.ABCABC,mutex_debug.cycle_of_25,"
               "mutex_debug.chain_over_limit", mutex="debug"),
-        Check("the whole debug suite", 4, "mutex_debug.*", mutex="debug"),
+        Check("the whole debug suite", 5, "mutex_debug.*", mutex="debug"),
     # The detector prints its reports, and the tasks' stacks.
     ), allowed=SLEEPING + ("__warn", "dump_stack", "show_stack", "mdelay", "printk",
                            "report_mark_*", "task_list", "task_list_lock",
@@ -310,13 +311,14 @@ LABS = {lab.number: lab for lab in (
     # The boost and its chain (docs/labs/lab10.md): each case checks
     # priorities and order, and a stub fails them at once, never hangs.
     Lab(10, "Priority inversion and inheritance", ALL_ARCHES, (
-        Check("the API, waiters by priority, deadlocks refused", 2,
+        # The stub passes these: a point, so that it keeps under 10 %.
+        Check("the API, waiters by priority, deadlocks refused", 1,
               "rtmutex.api_contract,rtmutex.waiters_by_priority_fifo_among_equals,"
               "rtmutex.deadlock_refused,rtmutex.unlock_by_other_refused"),
         Check("the owner runs at its top waiter's priority", 4,
               "rtmutex.donation_from_one_waiter,rtmutex.donation_from_several"),
         Check("boosts follow the chain", 4, "rtmutex.chain_of_3,rtmutex.chain_of_8"),
-        Check("boosts taken back: a waiter leaves, a priority changes", 3,
+        Check("boosts taken back: a waiter leaves, a priority changes", 4,
               "rtmutex.donation_lowered_when_waiter_leaves_on_signal,"
               "rtmutex.priority_changed_while_boosted,"
               "rtmutex.top_waiter_lowered_below_another"),
