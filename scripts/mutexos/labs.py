@@ -293,9 +293,11 @@ LABS = {lab.number: lab for lab in (
         Check("the readers at the head enter together", 3,
               "rwsem.readers_at_the_head_enter_together", instructor=True),
         Check("many readers and writers at once", 2, "rwsem.stress", instructor=True),
-        Check("your tests pass on your rwsem", 2, "rwsem_student.*"),
-        *(Check(title, 2, "rwsem_student.*", kind="planted", planted=name,
-                instructor=True, arches=("i386",)) for name, title in (
+        # The handed-out example test passes on the stub and on the
+        # reference: a point each, so that the stub keeps under 10 %.
+        Check("your tests pass on your rwsem", 1, "rwsem_student.*"),
+        *(Check(title, 1 if not name else 2, "rwsem_student.*", kind="planted",
+                planted=name, instructor=True, arches=("i386",)) for name, title in (
             ("", "your tests pass on a correct rwsem"),
             ("readers-exclusive", "your tests catch: readers never share"),
             ("writer-ignores-readers", "your tests catch: a writer beside readers"),
