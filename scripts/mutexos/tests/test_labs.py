@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from mutexos import answers, build, grade, labmarks, labs
+from mutexos import answers, build, grade, labcheck, labmarks, labs
 from mutexos.labs import Check, Lab
 
 from .common import NOT_OK_LOG, OK_LOG, ROOT, judge_text
@@ -391,6 +391,30 @@ FILLED = {"vfs mutex loops_per_sec": "200.00", "vfs sem loops_per_sec": "100.50"
           "vfs mutex cs_per_loop": "0.0103", "vfs sem cs_per_loop": "0.3292",
           "vfs mutex cpu_us_per_loop": "6.76", "vfs sem cpu_us_per_loop": "16.54",
           "vfs-ratio throughput": "1.99", "vfs-ratio efficiency": "2.44"}
+
+
+class BankEntries(unittest.TestCase):
+    """make check-labs ENTRY=...: only the entries named are graded."""
+
+    def test_only_the_entries_named_are_graded(self):
+        with mock.patch.object(labcheck, "grade_wrong", return_value=[]) as graded:
+            problems = labcheck.check_bank(ROOT, {}, "tcg", mock.Mock(),
+                                           ["lab3-unlock-wakes-all", "lab3-reference"])
+        self.assertEqual(problems, [])
+        self.assertEqual(sorted(c.args[3] for c in graded.call_args_list),
+                         ["lab3-reference", "lab3-unlock-wakes-all"])
+        patches = {c.args[3]: c.args[4] for c in graded.call_args_list}
+        self.assertIsNone(patches["lab3-reference"])
+        self.assertTrue(patches["lab3-unlock-wakes-all"].endswith(
+            "wrong/lab3-unlock-wakes-all.patch"))
+
+    def test_an_unknown_entry_is_named_and_nothing_graded(self):
+        with mock.patch.object(labcheck, "grade_wrong", return_value=[]) as graded:
+            problems = labcheck.check_bank(ROOT, {}, "tcg", mock.Mock(),
+                                           ["lab3-reference", "lab3-no-such-bug"])
+        graded.assert_not_called()
+        self.assertEqual(len(problems), 1)
+        self.assertIn("no such bank entry: lab3-no-such-bug", problems[0])
 
 
 class Answers(unittest.TestCase):
