@@ -203,11 +203,11 @@ LABS = {lab.number: lab for lab in (
         # it, and loses more than half the lab; the handed-out tree fails
         # it, and keeps only the two checks it passes (the stress, whose
         # stub unlock always wakes, and the race detector's, its list
-        # touched under wait_lock): 2 of 20 on i386. The debug build
-        # checks that wait_lock is held where it must be: every pass
-        # through the slowpath asserts it, so these cases are enough. Not the stress: 10 s in this build on a quiet host, and
-        # a lost wakeup there runs to the case's limit while the workers
-        # still awake finish their share.
+        # touched under wait_lock): 2 of 20 on i386. Every pass through
+        # the slowpath asserts wait_lock, so these cases are enough. Not
+        # the stress: 10 s in this build on a quiet host, and a lost
+        # wakeup there runs to the case's limit while the workers still
+        # awake finish their share.
         Check("the slowpath in the debug build", 13,
               "mutex.fifo_order_of_waiters,mutex_states.*",
               mutex="debug"),
