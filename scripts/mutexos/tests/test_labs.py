@@ -446,6 +446,15 @@ class Answers(unittest.TestCase):
         self.assertIn("vfs sem cs_per_loop: not filled in", problems)
         self.assertIn("vfs-ratio throughput: 2.5, but bench.log says 1.99", problems)
 
+    def test_rounded_is_right_mistyped_is_not(self):
+        values = dict(FILLED)
+        values["vfs mutex loops_per_sec"] = "200"
+        values["vfs sem loops_per_sec"] = "100.5"
+        self.assertEqual(answers.compare(self.table(values), self.rows()), [])
+        values["vfs sem loops_per_sec"] = "100.05"
+        self.assertEqual(answers.compare(self.table(values), self.rows()),
+                         ["vfs sem loops_per_sec: 100.05, but bench.log says 100.5"])
+
     def test_the_template_has_every_figure(self):
         with open(os.path.join(ROOT, "docs/labs/lab8.md"), encoding="utf-8") as f:
             template = answers.reported(f.read())
