@@ -408,6 +408,17 @@ class BankEntries(unittest.TestCase):
         self.assertTrue(patches["lab3-unlock-wakes-all"].endswith(
             "wrong/lab3-unlock-wakes-all.patch"))
 
+    def test_lab_8s_entries_patch_the_reference_answers_and_log(self):
+        self.assertIn(("lab8-reference", None), labcheck.bank_entries(ROOT))
+        patch = os.path.join(ROOT, labcheck.BANK, "lab8-log-cut-short.patch")
+        with tempfile.TemporaryDirectory() as sub:
+            self.assertIsNone(labcheck.write_submission(ROOT, labs.get(8), patch, sub))
+            self.assertEqual(sorted(os.listdir(sub)), ["answers.md", "bench.log"])
+            with open(os.path.join(sub, "bench.log"), encoding="utf-8") as f:
+                self.assertNotIn("bench: end status=0", f.read())
+            with open(os.path.join(sub, "answers.md"), encoding="utf-8") as f:
+                self.assertIn("| vfs mutex loops_per_sec | 165931.68 |", f.read())
+
     def test_an_unknown_entry_is_named_and_nothing_graded(self):
         with mock.patch.object(labcheck, "grade_wrong", return_value=[]) as graded:
             problems = labcheck.check_bank(ROOT, {}, "tcg", mock.Mock(),
