@@ -375,7 +375,8 @@ check-build:
 # make grade-all LAB=n SUBMISSIONS=dir: every folder of dir, so graded.
 # make check-labs: every lab's trees build, skeletons fail, tampering
 # changes nothing, the known-wrong solutions lose points, the student
-# repository holds no answer.
+# repository holds no answer; ENTRY="lab1-x lab3-y" grades only those bank
+# entries.
 # make autograder LAB=n [DEST=zip]: lab n's Gradescope zip, its starting
 # tree and no more (default build/autograder-labn.zip).
 LAB ?=
@@ -383,6 +384,7 @@ DEST ?=
 RESULTS ?= results.json
 TREE ?=
 SUBMISSIONS ?=
+ENTRY ?=
 .PHONY: lab student-repo grade grade-all check-labs autograder
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || \
@@ -414,7 +416,7 @@ autograder:
 
 check-labs:
 	$(Q)$(CHECK_TOOLS) --with grade $(ALL_ARCHES)
-	$(Q)$(MX) check-labs --accel $(ACCEL)
+	$(Q)$(MX) check-labs $(foreach e,$(ENTRY),--entry $(e)) --accel $(ACCEL)
 
 # ---------------------------------------------------------------- sizes
 # Every mutex build of ARCH (or the one MUTEX names), with CONF if given,

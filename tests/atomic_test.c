@@ -41,6 +41,12 @@ noinline int atomic_test_cmpxchg(atomic_t *v, int old, int new)
 	return atomic_cmpxchg(v, old, new);
 }
 
+/* atomic_inc() is x86's own locked incl, not atomic_add_return()'s. */
+noinline void atomic_test_inc(atomic_t *v)
+{
+	atomic_inc(v);
+}
+
 static void return_values(struct kunit *test)
 {
 	atomic_t v = ATOMIC_INIT(0);

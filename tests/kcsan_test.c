@@ -40,7 +40,7 @@
 #define EXCLUSIVE_TRIES	100000
 #define WAIT_ROUNDS	500
 #define WAIT_STALL_US	200
-/* Calls per racer of lab 1's atomics, each an add and a compare-exchange. */
+/* Calls per racer of lab 1's atomics: an add, a compare-exchange, an increment. */
 #define ATOMIC_OPS_TRIES	5000
 
 struct racer {
@@ -126,9 +126,10 @@ static noinline void atomic_increment(void)
 }
 
 /*
- * Adds 2 to lab_atomics.sum: once by add_return, once by a compare-exchange
+ * Adds 3 to lab_atomics.sum: once by add_return, once by a compare-exchange
  * that starts from the value add_return saw (no separate load: only the
- * atomics touch the range), and swaps that value into the slot.
+ * atomics touch the range), and swaps that value into the slot; then once
+ * by atomic_inc(), x86's own instruction, which a student may rewrite too.
  */
 static noinline void lab_atomic_ops(void)
 {
@@ -138,6 +139,7 @@ static noinline void lab_atomic_ops(void)
 	while ((old = atomic_cmpxchg(&lab_atomics.sum, seen, seen + 1)) != seen)
 		seen = old;
 	atomic_xchg(&lab_atomics.slot, seen);
+	atomic_inc(&lab_atomics.sum);
 }
 
 static noinline void marked_increment(void)
@@ -333,7 +335,7 @@ static void atomic_ops_are_one_access(struct kunit *test)
 					 n, ATOMIC_OPS_TRIES, true), 0);
 	kcsan_exclusive_end();
 	KUNIT_EXPECT_EQ(test, atomic_read(&lab_atomics.sum),
-			2 * n * ATOMIC_OPS_TRIES);
+			3 * n * ATOMIC_OPS_TRIES);
 }
 
 static void data_race_is_not_reported(struct kunit *test)

@@ -286,6 +286,40 @@ static void priority_changed_while_boosted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kthread_join(tw), 0);
 }
 
+/*
+ * The case owns m; W (30) and Y (10) wait, W on top. W lowered to 5
+ * gives the top to Y: the case runs at 10, and W leaves the case's
+ * boosts, so that the unlock leaves the case at its own priority and W
+ * boosts only Y, the next owner. A walk that takes the lock's old top
+ * after moving W leaves W among the case's boosts: the case stays
+ * boosted, and W is then queued in Y's boosts as well.
+ */
+static void top_waiter_lowered_below_another(struct kunit *test)
+{
+	struct sched_param sp = { .sched_priority = 5 };
+	struct locker w, y;
+	struct task_struct *tw, *ty;
+	DEFINE_RT_MUTEX(m);
+
+	order_log_init(&log);
+	rt_mutex_lock(&m);
+	w = (struct locker){ .lock = &m, .id = 1 };
+	tw = block_locker(test, &w, 30);
+	KUNIT_ASSERT_NOT_NULL(test, tw);
+	y = (struct locker){ .lock = &m, .id = 2 };
+	ty = block_locker(test, &y, 10);
+	KUNIT_ASSERT_NOT_NULL(test, ty);
+	KUNIT_EXPECT_EQ(test, current->prio, FIFO_PRIO(30));
+	KUNIT_ASSERT_EQ(test, sched_setscheduler(tw, SCHED_FIFO, &sp), 0);
+	KUNIT_EXPECT_EQ(test, current->prio, FIFO_PRIO(10));
+	rt_mutex_unlock(&m);
+	KUNIT_EXPECT_EQ(test, current->prio, current->normal_prio);
+	KUNIT_EXPECT_EQ(test, kthread_join(ty), 0);
+	KUNIT_EXPECT_EQ(test, kthread_join(tw), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&log, 2), 0);
+	KUNIT_EXPECT_EQ(test, order_log_find(&log, 1), 1);
+}
+
 /* Locking one's own lock, and A-B against B-A: -EDEADLK, no wait. */
 static void deadlock_refused(struct kunit *test)
 {
@@ -579,6 +613,7 @@ static struct kunit_case rtmutex_cases[] = {
 	KUNIT_CASE(chain_of_8),
 	KUNIT_CASE(donation_lowered_when_waiter_leaves_on_signal),
 	KUNIT_CASE(priority_changed_while_boosted),
+	KUNIT_CASE(top_waiter_lowered_below_another),
 	KUNIT_CASE(deadlock_refused),
 	KUNIT_CASE(recursion_blocks_for_good),
 	KUNIT_CASE(chain_longer_than_bound_refused),

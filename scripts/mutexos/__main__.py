@@ -143,6 +143,9 @@ def _add_labs(sub):
                    help="grade on these of the lab's arches only (default: all of them)")
     _add_accel(p)
     p = sub.add_parser("check-labs", help="check every lab's trees")
+    p.add_argument("--entry", action="append", metavar="NAME",
+                   help="grade only these bank entries (labN-what, or labN-reference), "
+                   "nothing else")
     _add_accel(p)
 
 
@@ -631,6 +634,10 @@ def cmd_grade_all(ap, arches, opts):
 def cmd_check_labs(ap, arches, opts):
     """The labs' own check, its parts one after another."""
     results = []
+    if opts.entry:
+        results.append(labcheck.check_labs(".", arches, opts.accel, "bank", opts.entry))
+        print(results[-1].report(), flush=True)
+        return exit_code(results)
     for part in labcheck.PARTS:
         results.append(labcheck.check_labs(".", arches, opts.accel, part))
         print(results[-1].report(), flush=True)

@@ -5,7 +5,7 @@ The handout's figures table (docs/labs/lab8.md) names each figure as
 kernel's) or "vfs-ratio KEY" (the line of lock=mutex base=sem). The student boots
 the benchmark with its output kept in bench.log at the top of the tree,
 and copies the figures into answers.md. Each figure must be a number equal
-to the log's as printed (within 0.5%), and the
+to the log's as printed (or rounded: half a unit of its last digit), and the
 log must be one whole, clean run. In the full tree the reference answers
 and their log are docs/labs/solutions/lab8-*.
 """
@@ -59,6 +59,16 @@ def logged(rows):
     return found
 
 
+def half_last_digit(value):
+    """How far a figure written as value may be from the log's: half a
+    unit of its last digit, so that a figure rounded is right and one
+    mistyped (two digits swapped, a digit off) is not, however small a
+    share of the figure the error is."""
+    decimals = len(value.split(".", 1)[1]) if "." in value else 0
+    # The log's figure and value are both decimal text read as floats.
+    return 0.5 * 10 ** -decimals + 1e-9
+
+
 def compare(answers_text, rows):
     """The problems of answers_text against a log's rows (none: all good)."""
     want = logged(rows)
@@ -72,8 +82,8 @@ def compare(answers_text, rows):
         if not NUMBER.match(value):
             problems.append(f"{figure}: '{value}' is not a number" if value
                             else f"{figure}: not filled in")
-        elif abs(float(value) - want[figure]) > max(0.00005, 0.005 * abs(want[figure])):
-            problems.append(f"{figure}: {value}, but bench.log says {want[figure]:g}")
+        elif abs(float(value) - want[figure]) > half_last_digit(value):
+            problems.append(f"{figure}: {value}, but bench.log says {want[figure]}")
     return problems
 
 

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import answers, bench, build, labs, precheck, sandbox
+from . import answers, build, labs, precheck, sandbox
 from .build import BuildConfig
 from .runner import BootSpec, run_spec
 
@@ -58,9 +58,6 @@ APPEND = "hung_task_timeout=0 softlockup_secs=10"
 # A report nobody provoked fails every check of a debug build's boot
 # (judge_boot): the boot may end there.
 DEBUG_APPEND = "panic_on_report=1"
-# Lab 8's benchmark boot: short runs, the figures only need to exist.
-BENCH_APPEND = "bench=vfs vfs.secs=1 vfs.tasks=8"
-BENCH_DONE = 5
 
 
 class Outcome:
@@ -314,7 +311,7 @@ def check_before_running(root, arches, lab, checks, names, say):
 
 
 # The checks a violation fails: every one that runs the lab's code.
-CODE_KINDS = ("boot", "insns", "planted", "bench")
+CODE_KINDS = ("boot", "insns", "planted")
 
 
 def report_flagged(root, lab, checks, names, violations, results_path, say):
@@ -514,9 +511,7 @@ def grade_arch(root, arch, lab, checks, accel, case_timeout, say):
             outcomes += grade_planted(root, arch, lab, cfg, planted, accel,
                                       case_timeout, say)
     for check in checks:
-        if check.kind == "bench":
-            outcomes.append(Outcome(check, arch.name, *run_bench(root, arch, accel, say)))
-        elif check.kind == "answers":
+        if check.kind == "answers":
             outcomes.append(Outcome(check, arch.name, *answers.judge(root)))
     return outcomes
 
@@ -591,25 +586,6 @@ def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
         return False, f"your tests pass on it: {os.path.basename(source)} " \
             f"({check.name.split(': ', 1)[-1]})", None
     return True, "your tests fail on it", log
-
-
-def run_bench(root, arch, accel, say):
-    """(ok, output, log): a short benchmark boot of the native build ends well."""
-    cfg = BuildConfig(arch.name, "native")
-    failed = build_for_grade(root, cfg)
-    if failed:
-        return False, failed.text, failed.log
-    spec = BootSpec("lab8-bench", cfg, arch.boot_image, GRADE_CPUS, BENCH_APPEND,
-                    BOOT_TIMEOUT)
-    say(f"grade: lab 8, {cfg.label()}: {BENCH_APPEND}")
-    result = run_spec(root, arch, spec, accel)
-    if result.status != BENCH_DONE:
-        return False, f"the benchmark boot ended with status {result.status} " \
-            f"(log: {result.log})", result.log
-    rows, _ = bench.parse_log(result.log, arch.name, GRADE_CPUS)
-    if not any(r["kind"] == "vfs-ratio" for r in rows):
-        return False, f"no 'bench: vfs-ratio' line (log: {result.log})", result.log
-    return True, "the VFS test ran with the semaphore and the mutex", result.log
 
 
 def report_not_graded(lab, outcomes, results_path, say, remedy):

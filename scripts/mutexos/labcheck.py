@@ -89,13 +89,16 @@ class CheckLog:
         self.file.flush()
 
 
-def check_labs(root, arches, accel, part):
+def check_labs(root, arches, accel, part, only=None):
     """One part of the lab check (PARTS): a StepResult with a reason per
-    problem, its log build/lab-check-<part>.log."""
+    problem, its log build/lab-check-<part>.log. only: the bank's part
+    grades these entries alone (check_bank())."""
     run, note = PARTS[part]
     log, log_path = open_log(at(root, "build"), f"lab-check-{part}")
     with log:
-        problems = run(root, arches, accel, CheckLog(log, log_path))
+        out = CheckLog(log, log_path)
+        problems = run(root, arches, accel, out, only) if only is not None \
+            else run(root, arches, accel, out)
     return StepResult(f"lab check ({part})", problems, log_path,
                       note=note.format(labs=len(labs.LABS)))
 
@@ -292,13 +295,26 @@ def check_tampered(root, arches, lab, tree, arch, accel, verdicts, out):
     return []
 
 
-def check_bank(root, arches, accel, out):
-    """Each lab's reference gets full marks, each wrong solution loses points."""
-    problems = []
-    cases = [(f"lab{n}-reference", None) for n in sorted(labs.regions(root))]
+def bank_entries(root):
+    """[(name, patch)]: each lab's reference (patch None), then the bank's entries."""
+    graded = set(labs.regions(root)) | {n for n, lab in labs.LABS.items() if answered(lab)}
+    cases = [(f"lab{n}-reference", None) for n in sorted(graded)]
     bank = os.path.abspath(at(root, BANK))
-    cases += [(name[:-len(".patch")], os.path.join(bank, name))
-              for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
+    return cases + [(name[:-len(".patch")], os.path.join(bank, name))
+                    for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
+
+
+def check_bank(root, arches, accel, out, only=None):
+    """Each lab's reference gets full marks, each wrong solution loses
+    points; only: the names of the entries to grade (None: all)."""
+    problems = []
+    cases = bank_entries(root)
+    if only is not None:
+        unknown = set(only) - {name for name, _ in cases}
+        if unknown:
+            return [f"no such bank entry: {', '.join(sorted(unknown))} "
+                    f"(the entries are {BANK}/*.patch and labN-reference)"]
+        cases = [(name, patch) for name, patch in cases if name in only]
     for name, patch in cases:
         m = re.match(r"^lab(\d+)-", name)
         if not m:
@@ -482,15 +498,31 @@ PARTS = {
 }
 
 
+def answered(lab):
+    """Whether lab grades answers.md against its bench.log (lab 8)."""
+    return any(c.kind == "answers" for c in lab.checks)
+
+
+def reference_files(root, lab):
+    """{path in a submission: its reference in the full tree at root}: the
+    lab's source files and, for a lab graded on its answers, the
+    reference answers and the log they were taken from."""
+    files = {p: p for p in labs.submitted_files(root, lab)
+             if p.endswith(labmarks.SOURCE_SUFFIXES)}
+    if answered(lab):
+        files.update(zip((labs.ANSWERS_FILE, *lab.files), answers.paths(root)))
+    return files
+
+
 def write_submission(root, lab, patch, sub):
     """sub: lab's files as a student who wrote the reference (patched) hands in."""
     shutil.rmtree(sub, ignore_errors=True)
     os.makedirs(sub)
-    files = [p for p in labs.submitted_files(root, lab) if p.endswith(labmarks.SOURCE_SUFFIXES)]
+    files = reference_files(root, lab)
     with tempfile.TemporaryDirectory() as tmp:
-        for path in files:
+        for path, src in files.items():
             os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
-            shutil.copy2(os.path.join(root, path), os.path.join(tmp, path))
+            shutil.copy2(os.path.join(root, src), os.path.join(tmp, path))
         if patch:
             # No fuzz: a patch whose context moved must be made again, not
             # land somewhere near and grade another bug than its name says.
@@ -501,8 +533,10 @@ def write_submission(root, lab, patch, sub):
                 return f"the patch does not apply: {proc.stdout}{proc.stderr}".strip()
         for path in files:
             with open(os.path.join(tmp, path), encoding="utf-8") as f:
+                text = f.read()
+            if path.endswith(labmarks.SOURCE_SUFFIXES):
                 # Solved up to lab, the later labs' stubs: what a student has.
-                text = labmarks.render(f.read(), lab.number + 1, path)
+                text = labmarks.render(text, lab.number + 1, path)
             os.makedirs(os.path.join(sub, os.path.dirname(path)), exist_ok=True)
             with open(os.path.join(sub, path), "w", encoding="utf-8") as f:
                 f.write(text)

@@ -87,10 +87,10 @@ class BuildErrors(unittest.TestCase):
         printed = "\n".join(c.args[0] for c in said.call_args_list)
         self.assertEqual(code, 2)
         self.assertEqual(data["score"], 0)
-        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 24)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 20)
         self.assertIn("multiple definition of `printk_bust_locks'", data["tests"][0]["output"])
         self.assertNotIn("make: ***", printed)
-        self.assertIn("Score: 0/24", printed)
+        self.assertIn("Score: 0/20", printed)
 
 
 class StaleResults(unittest.TestCase):
@@ -100,7 +100,7 @@ class StaleResults(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "results.json")
             with open(path, "w", encoding="utf-8") as f:
-                json.dump({"score": 87, "tests": []}, f)
+                json.dump({"score": 77, "tests": []}, f)
             with mock.patch.object(grade, "grade_arch", side_effect=RuntimeError("boom")), \
                     self.assertRaises(RuntimeError):
                 grade.run(tmp, ARCHES, labs.get(3), ["i386"], results_path=path,
@@ -195,7 +195,7 @@ class Refused(Submission):
         self.write("answers.md", b"# answers\n")
         # An earlier grade's full marks, which must not outlive this one.
         with open(self.results, "w", encoding="utf-8") as f:
-            json.dump({"score": 87, "tests": []}, f)
+            json.dump({"score": 77, "tests": []}, f)
 
     def refused(self):
         """(the grade's lines, results.json) of a grade that must not build."""
@@ -207,8 +207,8 @@ class Refused(Submission):
         with open(self.results, encoding="utf-8") as f:
             data = json.load(f)
         self.assertEqual(data["score"], 0)
-        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
-        self.assertIn("Score: 0/87", said)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 77)
+        self.assertIn("Score: 0/77", said)
         return "\n".join(said), data
 
     def link(self, path, target):
@@ -317,7 +317,7 @@ class GradeCommand(unittest.TestCase):
         self.addCleanup(self.tmp.cleanup)
         self.results = os.path.join(self.tmp.name, "results.json")
         with open(self.results, "w", encoding="utf-8") as f:
-            json.dump({"score": 87, "tests": []}, f)
+            json.dump({"score": 77, "tests": []}, f)
         start = mock.patch.object(main, "START", self.tmp.name)
         start.start()
         self.addCleanup(start.stop)
@@ -344,7 +344,7 @@ class GradeCommand(unittest.TestCase):
         self.assertIn("'git checkout LAB' puts it back", data["output"])
         # LAB= names the lab: its maximum, the student tree's checks.
         code, _, data = self.grade(self.tmp.name, lab="3")
-        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 77)
         self.assertEqual(data["score"], 0)
 
     def test_a_submission_whose_lab_file_names_no_lab_and_no_lab_given(self):
@@ -388,7 +388,7 @@ class GradeAll(unittest.TestCase):
         os.remove(os.path.join(farm, Refused.MUTEX))
         os.symlink(os.path.join(ROOT, Refused.MUTEX), os.path.join(farm, Refused.MUTEX))
         with open(os.path.join(farm, "results.json"), "w", encoding="utf-8") as f:
-            json.dump({"score": 87, "tests": []}, f)
+            json.dump({"score": 77, "tests": []}, f)
         victim = os.path.join(self.tmp, "victim")
         with open(victim, "w", encoding="utf-8") as f:
             f.write("keep")
@@ -404,8 +404,8 @@ class GradeAll(unittest.TestCase):
         said = out.getvalue()
         self.assertEqual(code, 2)
         self.assertNotIn("Traceback", said)
-        for line in ("a-binary-lab: Score: 24/24", "b-farm: Score: 0/24 (nothing graded",
-                     "c-no-build: Score: 0/24 (nothing graded", "d-junk-lab: Score: 24/24",
+        for line in ("a-binary-lab: Score: 20/20", "b-farm: Score: 0/20 (nothing graded",
+                     "c-no-build: Score: 0/20 (nothing graded", "d-junk-lab: Score: 20/20",
                      "e-link: not graded"):
             self.assertIn(line, said)
         with open(victim, encoding="utf-8") as f:

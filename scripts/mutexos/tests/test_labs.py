@@ -396,7 +396,7 @@ class Grader(unittest.TestCase):
                 data = json.load(f)
         self.assertEqual(code, 2)
         self.assertEqual(data["score"], 0)
-        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 87)
+        self.assertEqual(sum(t["max_score"] for t in data["tests"]), 77)
         names = [t["name"] for t in data["tests"]]
         self.assertIn("the wait list only under wait_lock (race detector) [i386]", names)
         self.assertNotIn("the wait list only under wait_lock (race detector) [arm]", names)
@@ -463,6 +463,41 @@ FILLED = {"vfs mutex loops_per_sec": "200.00", "vfs sem loops_per_sec": "100.50"
           "vfs-ratio throughput": "1.99", "vfs-ratio efficiency": "2.44"}
 
 
+class BankEntries(unittest.TestCase):
+    """make check-labs ENTRY=...: only the entries named are graded."""
+
+    def test_only_the_entries_named_are_graded(self):
+        with mock.patch.object(labcheck, "grade_wrong", return_value=[]) as graded:
+            problems = labcheck.check_bank(ROOT, {}, "tcg", mock.Mock(),
+                                           ["lab3-unlock-wakes-all", "lab3-reference"])
+        self.assertEqual(problems, [])
+        self.assertEqual(sorted(c.args[3] for c in graded.call_args_list),
+                         ["lab3-reference", "lab3-unlock-wakes-all"])
+        patches = {c.args[3]: c.args[4] for c in graded.call_args_list}
+        self.assertIsNone(patches["lab3-reference"])
+        self.assertTrue(patches["lab3-unlock-wakes-all"].endswith(
+            "wrong/lab3-unlock-wakes-all.patch"))
+
+    def test_lab_8s_entries_patch_the_reference_answers_and_log(self):
+        self.assertIn(("lab8-reference", None), labcheck.bank_entries(ROOT))
+        patch = os.path.join(ROOT, labcheck.BANK, "lab8-log-cut-short.patch")
+        with tempfile.TemporaryDirectory() as sub:
+            self.assertIsNone(labcheck.write_submission(ROOT, labs.get(8), patch, sub))
+            self.assertEqual(sorted(os.listdir(sub)), ["answers.md", "bench.log"])
+            with open(os.path.join(sub, "bench.log"), encoding="utf-8") as f:
+                self.assertNotIn("bench: end status=0", f.read())
+            with open(os.path.join(sub, "answers.md"), encoding="utf-8") as f:
+                self.assertIn("| vfs mutex loops_per_sec | 165931.68 |", f.read())
+
+    def test_an_unknown_entry_is_named_and_nothing_graded(self):
+        with mock.patch.object(labcheck, "grade_wrong", return_value=[]) as graded:
+            problems = labcheck.check_bank(ROOT, {}, "tcg", mock.Mock(),
+                                           ["lab3-reference", "lab3-no-such-bug"])
+        graded.assert_not_called()
+        self.assertEqual(len(problems), 1)
+        self.assertIn("no such bank entry: lab3-no-such-bug", problems[0])
+
+
 class Answers(unittest.TestCase):
     """Lab 8's figures against the log."""
 
@@ -491,6 +526,15 @@ class Answers(unittest.TestCase):
         self.assertEqual(len(problems), 3)
         self.assertIn("vfs sem cs_per_loop: not filled in", problems)
         self.assertIn("vfs-ratio throughput: 2.5, but bench.log says 1.99", problems)
+
+    def test_rounded_is_right_mistyped_is_not(self):
+        values = dict(FILLED)
+        values["vfs mutex loops_per_sec"] = "200"
+        values["vfs sem loops_per_sec"] = "100.5"
+        self.assertEqual(answers.compare(self.table(values), self.rows()), [])
+        values["vfs sem loops_per_sec"] = "100.05"
+        self.assertEqual(answers.compare(self.table(values), self.rows()),
+                         ["vfs sem loops_per_sec: 100.05, but bench.log says 100.5"])
 
     def test_the_template_has_every_figure(self):
         with open(os.path.join(ROOT, "docs/labs/lab8.md"), encoding="utf-8") as f:
