@@ -84,9 +84,10 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         boot = qemu.Boot(image, spec.cpus, spec.append, console=bool(spec.script),
                          reboot=bool(spec.script), firmware=firmware, turns=spec.turns,
                          results=results)
-        # A graded tree's boot sees only that tree, read-only (sandbox.py).
+        # A graded tree's boot sees only that tree, read-only (sandbox.py),
+        # but for the file of its results channel (qemu.boot() makes it).
         argv = sandbox.command(root, qemu.command(arch, boot, accel), os.getcwd(),
-                               writable=False)
+                               writable=False, outputs=[results] if results else [])
         started = time.monotonic()
         if spec.gdb:
             result = kgdb.run(title, root, arch, folder, accel, spec.timeout, log)

@@ -54,9 +54,11 @@ def system_binds():
     return opts
 
 
-def wrap(tree, argv, cwd, writable):
+def wrap(tree, argv, cwd, writable, outputs=()):
     """argv run at cwd in a sandbox that shows tree at MOUNT, read-write
-    if writable; a path of argv into tree names it under MOUNT.
+    if writable; a path of argv into tree names it under MOUNT. outputs:
+    files of tree that argv may write even when the tree is read-only
+    (a boot's results channel); each must exist when argv starts.
 
     A cwd outside tree is not in the sandbox: the command runs at MOUNT,
     and a path relative to cwd into tree is made MOUNT's.
@@ -71,11 +73,21 @@ def wrap(tree, argv, cwd, writable):
             "--dev", "/dev", "--dev-bind-try", "/dev/kvm", "/dev/kvm",
             "--proc", "/proc", "--tmpfs", "/tmp",
             "--bind" if writable else "--ro-bind", tree, MOUNT,
+            *output_binds(tree, outputs),
             "--chdir", os.path.normpath(os.path.join(MOUNT, inside)),
             "--unshare-all", "--die-with-parent",
             "--clearenv", "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp",
             "--setenv", "LC_ALL", "C.UTF-8", "--",
             *(in_sandbox(arg, names) for arg in argv)]
+
+
+def output_binds(tree, outputs):
+    """bwrap's options that make each file of outputs writable at its place
+    under MOUNT, over the tree's read-only view."""
+    opts = []
+    for path in map(os.path.abspath, outputs):
+        opts += ["--bind", path, in_sandbox(path, [tree])]
+    return opts
 
 
 def in_sandbox(arg, names):
@@ -118,9 +130,10 @@ def confined(tree):
         _confined.discard(tree)
 
 
-def command(root, argv, cwd, writable=True):
-    """argv as it runs for the tree at root: sandboxed if root is confined."""
+def command(root, argv, cwd, writable=True, outputs=()):
+    """argv as it runs for the tree at root: sandboxed if root is confined
+    (outputs: as wrap() has them)."""
     root = os.path.abspath(root)
     if root not in _confined:
         return argv
-    return wrap(root, argv, cwd, writable)
+    return wrap(root, argv, cwd, writable, outputs)

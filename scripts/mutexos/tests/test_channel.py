@@ -152,7 +152,7 @@ class Boot(unittest.TestCase):
         self.assertIn("mutex.trylock", result.disagreements)
 
     def test_no_channel_file_fails(self):
-        # A stale file of an earlier boot is removed, never read.
+        # A stale file of an earlier boot is emptied, never read.
         with open(os.path.join(self.tmp.name, "boot.results"), "w",
                   encoding="utf-8") as f:
             f.write(OK_LOG)

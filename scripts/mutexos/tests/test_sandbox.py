@@ -92,6 +92,20 @@ class Reach(Fixture):
         self.assertEqual(open(os.path.join(self.tree, "kernel", "mutex.c"),
                               encoding="utf-8").read(), "the stub\n")
 
+    def test_a_boot_writes_its_results_and_nothing_else(self):
+        results = os.path.join(self.tree, "build", "boot.results")
+        write(results, "")
+        with sandbox.confined(self.tree):
+            argv = sandbox.command(self.tree, ["sh", "-c", "echo ok 1 case > "
+                                               "build/boot.results; echo x > kernel/mutex.c"],
+                                   self.tree, writable=False, outputs=[results])
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        self.assertNotEqual(proc.returncode, 0)
+        with open(results, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "ok 1 case\n")
+        with open(os.path.join(self.tree, "kernel", "mutex.c"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "the stub\n")
+
     def test_a_build_writes_the_tree(self):
         proc = self.sh("echo built > kernel/mutex.o")
         self.assertEqual(proc.returncode, 0, proc.stderr)
