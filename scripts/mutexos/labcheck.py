@@ -344,9 +344,11 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
                                 else REFERENCE_CASE_TIMEOUT)
     took = time.monotonic() - started
     out.say(f"{name}: exit {code} in {took:.0f} s on {arch}")
-    wanted = 0 if patch is None else 1
+    # A wrong solution loses points: a partial score, or none when its
+    # build fails (a forge whose include the sandbox hides).
+    wanted = (0,) if patch is None else (1, 2)
     problems = []
-    if code != wanted:
+    if code not in wanted:
         what = {0: "full marks", 1: "a partial score", 2: "nothing graded"}[code]
         problems.append(f"{name}: {what} on {arch} (log: {out.path})")
     if took > WRONG_BOUND:
