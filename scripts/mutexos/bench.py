@@ -245,6 +245,13 @@ def print_table(rows):
         print()
 
 
+def us_figures(row, keys):
+    """A summary row's ns figures in us, each "median (min-max)", right-
+    aligned: keys are (key, width) pairs."""
+    return "".join(f"{spread(scaled(row, key, 0.001), key, '.1f'):>{width}}"
+                   for key, width in keys)
+
+
 def print_latency_table(rows):
     """The latency rows of the summary, in us: medians (min-max) over the runs."""
     rows = select(rows, "latency")
@@ -256,9 +263,8 @@ def print_latency_table(rows):
     print(f"{'arch':<7}{'cpus':>4}  {'load':<5} {'path':<16}{'samples':>8}"
           f"{'min':>18}{'median':>22}{'p99':>28}{'max':>28}{'late':>6}")
     for r in rows:
-        figures = "".join(f"{spread(scaled(r, key, 0.001), key, '.1f'):>{width}}"
-                          for key, width in (("min_ns", 18), ("median_ns", 22),
-                                             ("p99_ns", 28), ("max_ns", 28)))
+        figures = us_figures(r, (("min_ns", 18), ("median_ns", 22), ("p99_ns", 28),
+                                 ("max_ns", 28)))
         print(f"{r['arch']:<7}{r['cpus']:>4}  {r['load']:<5} {r['path']:<16}"
               f"{r['samples']:>8}{figures}{r.get('late', '-'):>6}")
     print()
@@ -274,8 +280,7 @@ def print_piwalk_table(rows):
           f"with interrupts off, us (median (min-max) of {runs} boot(s))")
     print(f"{'arch':<7}{'cpus':>4}{'owners':>8}{'min':>22}{'median':>22}{'max':>22}")
     for r in walks:
-        figures = "".join(f"{spread(scaled(r, key, 0.001), key, '.1f'):>22}"
-                          for key in ("min_ns", "median_ns", "max_ns"))
+        figures = us_figures(r, (("min_ns", 22), ("median_ns", 22), ("max_ns", 22)))
         print(f"{r['arch']:<7}{r['cpus']:>4}{r['owners']:>8}{figures}")
     for r in select(rows, "piwalk-owner"):
         print(f"{r['arch']:<7}{r['cpus']:>4}  each owner more: "
