@@ -51,11 +51,13 @@ its configuration completes and the total line comes last.
 """
 
 import functools
+import os
+import time
 from dataclasses import dataclass, field
 
 from . import build, checks, detbench, kgdb, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
-from .runner import (BootSpec, boot_tasks, choose_accels, default_jobs,
+from .runner import (BootSpec, at, boot_tasks, choose_accels, default_jobs,
                      print_report, run_parallel, thread_budget)
 from .verdict import StepResult, exit_code, failure_recap, total_line
 
@@ -342,8 +344,10 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     """Build, check, boot; print the tables and the total line; the exit code."""
     jobs = jobs or default_jobs()
     results, unbuilt = [], set()
+    times = Timeline()
     for cfg in plan.builds:
-        why = build.build(root, cfg, build_jobs)
+        why = times.record(f"build {cfg.label()}", 2,
+                           lambda cfg=cfg: build.build(root, cfg, build_jobs))
         if why:
             unbuilt.add(cfg)
             results.append(StepResult(f"build {cfg.label()}", [why]))
@@ -357,14 +361,58 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     checks_first = [(_check_threads(check),
                      functools.partial(_run_check, root, arches, check, jobs,
                                        accels, unbuilt)) for check in plan.checks]
-    results += run_parallel(jobs, checks_first + boot_tasks(
-        root, arches, plan.boots, accels, frozenset(unbuilt)), print_report,
-        thread_budget())
+    tasks = checks_first + boot_tasks(root, arches, plan.boots, accels,
+                                      frozenset(unbuilt))
+    results += run_parallel(jobs, [(width, times.timed(width, task))
+                                   for width, task in tasks],
+                            print_report, thread_budget())
+    times.write(at(root, TIMELINE))
     recap = failure_recap(results)
     if recap:
         print(recap)
     print(total_line(results), flush=True)
     return exit_code(results)
+
+
+# Where make test's time went: a line per build, check and boot.
+TIMELINE = os.path.join("build", "test-times.log")
+
+
+class Timeline:
+    """When each task of a run started and ended, for TIMELINE."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+        self.cpu = _children_cpu()
+        self.rows = []
+
+    def record(self, label, width, task):
+        """Run task, noting its times under label; its result."""
+        started = time.monotonic()
+        result = task()
+        self.rows.append((started - self.start, time.monotonic() - self.start,
+                          width, label or getattr(result, "title", "?")))
+        return result
+
+    def timed(self, width, task):
+        """task, noting its times under its result's title when it runs."""
+        return lambda: self.record(None, width, task)
+
+    def write(self, path):
+        """The rows by start time, then the run's wall and CPU seconds."""
+        wall = time.monotonic() - self.start
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("# start end seconds host-threads task\n")
+            for start, end, width, label in sorted(self.rows):
+                f.write(f"{start:7.1f} {end:7.1f} {end - start:6.1f} {width} {label}\n")
+            f.write(f"# {wall:.0f} s wall, {_children_cpu() - self.cpu:.0f} s of "
+                    f"host CPU ({os.cpu_count()} cores)\n")
+
+
+def _children_cpu():
+    """The CPU seconds of every process this one has waited for."""
+    t = os.times()
+    return t.children_user + t.children_system
 
 
 def _check_threads(check):
