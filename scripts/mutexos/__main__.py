@@ -638,7 +638,7 @@ def cmd_check_labs(ap, arches, opts):
         results.append(labcheck.check_labs(".", arches, opts.accel, "bank", opts.entry))
         print(results[-1].report(), flush=True)
         return exit_code(results)
-    for part in labcheck.PARTS:
+    for part in labcheck.CHECK_PARTS:
         results.append(labcheck.check_labs(".", arches, opts.accel, part))
         print(results[-1].report(), flush=True)
     return exit_code(results)

@@ -304,6 +304,20 @@ def bank_entries(root):
                     for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
 
 
+def in_make_test(name):
+    """Whether make test grades the bank entry name: each lab's reference
+    and each forge (an attack on the grade itself, not a wrong answer).
+    The others are graded by make check-labs: 56 grades of about 20 s
+    each are more than make test's whole time (docs/testing.md)."""
+    return name.endswith("-reference") or "-forge-" in name
+
+
+def check_test_bank(root, arches, accel, out):
+    """The bank's entries make test grades (in_make_test())."""
+    return check_bank(root, arches, accel, out,
+                      [name for name, _ in bank_entries(root) if in_make_test(name)])
+
+
 def check_bank(root, arches, accel, out, only=None):
     """Each lab's reference gets full marks, each wrong solution loses
     points; only: the names of the entries to grade (None: all)."""
@@ -482,12 +496,14 @@ def do_lab(root, lab, clone, path):
     return []
 
 
-# Each part is a task of its own in make test, beside the boots: (what
-# it runs, its line when it passed). The longest first: make test starts
-# them in this order.
+# The parts of make check-labs, one after another: (what it runs, its
+# line when it passed). make test runs TEST_PARTS instead, each a task of
+# its own beside the boots, the longest first (it starts them in order).
 PARTS = {
     "bank": (check_bank, "the references get full marks and the wrong solutions "
              "lose points, as submissions"),
+    "trust": (check_test_bank, "the references get full marks and the forges of the "
+              "grade lose points, as submissions (make check-labs grades the whole bank)"),
     "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
                   "score under full (a 0 with every case reported), tampering changes nothing"),
     "reference": (check_reference, "every graded glob selects a case, the "
@@ -498,6 +514,10 @@ PARTS = {
                      + " and ".join(map(str, REPO_DONE_LABS)) + " done on their branch "
                      "get full marks on " + REPO_ARCH),
 }
+
+
+TEST_PARTS = ("trust", "skeletons", "reference", "student-repo")
+CHECK_PARTS = ("bank", "skeletons", "reference", "student-repo")
 
 
 def answered(lab):

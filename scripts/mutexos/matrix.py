@@ -318,7 +318,7 @@ def _add_checks(plan, arches, names, with_labs):
         for cfg in labcheck.root_builds():
             plan.add_build(cfg)
         plan.checks[:0] = [Check(f"labs-{part}", checks.SELFTEST_BUILD.arch)
-                           for part in labcheck.PARTS]
+                           for part in labcheck.TEST_PARTS]
 
 
 def torture_plan(arches, sel, factor, cpus=(4,)):
