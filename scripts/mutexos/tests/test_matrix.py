@@ -24,8 +24,10 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection())
         expected = 0
         for arch in ARCHES.values():
-            expected += len(arch.test_cpus_native) + len(arch.test_cpus)
-            expected += 4       # dec, xchg, null and spin: the largest count
+            # the debug build's largest count is the validator's boot
+            expected += len(arch.test_cpus_native) + len(arch.test_cpus) - 1
+            # dec, xchg, null and spin: the largest count, on their arches
+            expected += sum(arch.name in where for where in matrix.COMPARE_ARCHES.values())
             if arch.raw_image:
                 expected += len(arch.test_cpus_native)
             if arch.firmware_shim:
@@ -43,6 +45,9 @@ class TestPlan(unittest.TestCase):
         self.assertIn("i386-native-cpus8", names(plan))
         self.assertIn("i386-native-up", names(plan))
         self.assertIn("arm-spin-cpus4", names(plan))
+        self.assertNotIn("arm-xchg-cpus4", names(plan))
+        self.assertNotIn("arm-debug-cpus4", names(plan))
+        self.assertIn("arm-debug-lockdep-cpus4", names(plan))
         self.assertNotIn("arm-spin-cpus1", names(plan))
         self.assertNotIn("x86_64-xchg-cpus1", names(plan))
         self.assertIn("arm-native-rt-cpus2", names(plan))
@@ -58,7 +63,7 @@ class TestPlan(unittest.TestCase):
                           "CONFIG_FRAME_POINTER=n", 1,
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("labs-bank", "i386"), ("labs-skeletons", "i386"),
+                         [("labs-trust", "i386"), ("labs-skeletons", "i386"),
                           ("labs-reference", "i386"), ("labs-student-repo", "i386"),
                           ("build", "i386"), ("model", "i386"),
                           ("runner", "i386"), ("det-bench", "i386"), ("det-latency", "i386"),
@@ -70,6 +75,23 @@ class TestPlan(unittest.TestCase):
         for cfg in labcheck.root_builds():
             self.assertIn(cfg, plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
+
+    def test_each_compare_build_on_a_strong_and_a_weak_arch(self):
+        strong, weak = {"i386", "x86_64"}, {"arm", "riscv"}
+        for mutex in matrix.COMPARE_BUILDS:
+            where = set(matrix.COMPARE_ARCHES[mutex])
+            with self.subTest(mutex=mutex):
+                self.assertTrue(where <= set(ARCHES))
+                if mutex != "null":
+                    self.assertTrue(where & strong and where & weak, where)
+
+    def test_an_arch_given_boots_every_build_at_every_count(self):
+        plan = test_plan(ARCHES, Selection(arches=("arm",)))
+        for mutex in MUTEXES:
+            self.assertIn(BuildConfig("arm", mutex), plan.builds)
+        self.assertIn("arm-xchg-cpus4", names(plan))
+        self.assertIn("arm-debug-cpus4", names(plan))
+        self.assertIn("arm-debug-lockdep-cpus4", names(plan))
 
     def test_cpus_in_turns_but_the_racing_boot_and_the_checks(self):
         plan = test_plan(ARCHES, Selection())
