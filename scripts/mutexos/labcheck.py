@@ -118,19 +118,12 @@ def root_builds():
     return list(dict.fromkeys(cfgs))
 
 
-def check_skeletons(root, arches, accel, out, every_arch=True):
+def check_skeletons(root, arches, accel, out):
     """Every lab's tree and skeleton (check_skeleton)."""
     problems = []
     for _, lab in sorted(labs.LABS.items()):
-        problems += check_skeleton(root, arches, lab, accel, out, every_arch)
+        problems += check_skeleton(root, arches, lab, accel, out)
     return problems
-
-
-def check_skeleton_grades(root, arches, accel, out):
-    """make test's part: every skeleton graded, its tree built on the arch
-    it is graded on only (make check-labs builds it on every arch: 33
-    more builds, which change only when a lab's stubs do)."""
-    return check_skeletons(root, arches, accel, out, every_arch=False)
 
 
 def check_reference(root, arches, accel, out):
@@ -199,9 +192,8 @@ def listed_cases(root, arches, accel, out, cfg):
 BOOT_GAVE_NOTHING = re.compile(r"never reported:|no result for ")
 
 
-def check_skeleton(root, arches, lab, accel, out, every_arch=True):
-    """Lab's tree builds on every arch (every_arch); its skeleton is
-    graded, under full.
+def check_skeleton(root, arches, lab, accel, out):
+    """Lab's tree builds on every arch; its skeleton is graded, under full.
 
     0 is a fair score: a stub that leaves tasks asleep for good fails the
     rest of its suite too (the runner does not run a case on what a stuck
@@ -220,7 +212,7 @@ def check_skeleton(root, arches, lab, accel, out, every_arch=True):
     # The other arches build the native kernel: the lab regions an arch
     # changes (atomics, fastpaths) are in it. The checks' other builds
     # differ by options in arch-neutral code: grading builds them.
-    for name in arches if every_arch else ():
+    for name in arches:
         if name == graded_arch:
             continue
         why = build_from_copy(root, dest, BuildConfig(name, "native"))
@@ -514,9 +506,6 @@ PARTS = {
               "grade lose points, as submissions (make check-labs grades the whole bank)"),
     "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
                   "score under full (a 0 with every case reported), tampering changes nothing"),
-    "skeleton-grades": (check_skeleton_grades, "{labs} labs: skeletons score under "
-                        "full (a 0 with every case reported), tampering changes nothing "
-                        "(make check-labs builds each tree on every arch too)"),
     "reference": (check_reference, "every graded glob selects a case, the "
                   "instruction checks and lab 8's answers pass on the reference, "
                   "no autograder zip holds a reference of its lab or a later one"),
@@ -527,7 +516,7 @@ PARTS = {
 }
 
 
-TEST_PARTS = ("trust", "skeleton-grades", "reference", "student-repo")
+TEST_PARTS = ("trust", "skeletons", "reference", "student-repo")
 CHECK_PARTS = ("bank", "skeletons", "reference", "student-repo")
 
 

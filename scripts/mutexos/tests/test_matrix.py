@@ -63,7 +63,7 @@ class TestPlan(unittest.TestCase):
                           "CONFIG_FRAME_POINTER=n", 1,
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("labs-trust", "i386"), ("labs-skeleton-grades", "i386"),
+                         [("labs-trust", "i386"), ("labs-skeletons", "i386"),
                           ("labs-reference", "i386"), ("labs-student-repo", "i386"),
                           ("build", "i386"), ("model", "i386"),
                           ("runner", "i386"), ("det-bench", "i386"), ("det-latency", "i386"),
