@@ -1,4 +1,5 @@
-"""make check-labs (and a step of the full make test): the labs check themselves.
+"""make check-labs (and, its TEST_PARTS, a step of the full make test):
+the labs check themselves.
 
 For every lab:
   - its student tree is generated (build/labs/labN) and builds on every
@@ -66,6 +67,9 @@ BANK = os.path.join("docs", "labs", "solutions", "wrong")
 # i386 once (three boots, the race detector's among them), against the
 # quiet host's figures of docs/labs/instructor.md.
 WRONG_BOUND = 180
+# The parts of make check-labs and of make test (PARTS below).
+CHECK_PARTS = ("bank", "skeletons", "reference", "student-repo")
+TEST_PARTS = ("forges", "reference", "student-repo")
 # Where a wrong solution is written as a submission.
 SUBMISSION = os.path.join(WORK, "submission")
 # The lab whose skeleton is also graded tampered.
@@ -103,14 +107,17 @@ def check_labs(root, arches, accel, part, only=None):
                       note=note.format(labs=len(labs.LABS)))
 
 
-def root_builds():
-    """The full tree's builds the check boots or copies: make test builds
-    them with the matrix's, before any check starts, so that no part
-    builds in the full tree while another copies its folders."""
+def root_builds(parts):
+    """The full tree's builds the check's parts boot or copy: make test
+    builds them with the matrix's, before any check starts, so that no
+    part builds in the full tree while another copies its folders. The
+    skeletons are graded on an arch of their own each; the submissions
+    on their lab's first arch."""
     cfgs = []
     for lab in labs.LABS.values():
-        graded = lab.arches[lab.number % len(lab.arches)]
-        for name in (graded, lab.arches[0]):
+        graded = (lab.arches[lab.number % len(lab.arches)],) \
+            if "skeletons" in parts else ()
+        for name in (*graded, lab.arches[0]):
             cfgs += [c.build(name) for c in lab.checks] + [BuildConfig(name, "native")]
         cfgs += [list_build(c) for c in lab.checks if c.tests]
         cfgs += [c.build(name) for c in lab.checks if c.kind == "insns"
@@ -304,18 +311,18 @@ def bank_entries(root):
                     for name in sorted(os.listdir(bank)) if name.endswith(".patch")]
 
 
-def in_make_test(name):
-    """Whether make test grades the bank entry name: each lab's reference
-    and each forge (an attack on the grade itself, not a wrong answer).
-    The others are graded by make check-labs: 56 grades of about 20 s
-    each are more than make test's whole time (docs/testing.md)."""
-    return name.endswith("-reference") or "-forge-" in name
+def is_forge(name):
+    """Whether the bank entry name is a forge: an attack on the grade
+    itself (reading the reference, printing or faking results), not a
+    wrong answer. make test grades the forges alone; make check-labs
+    grades every entry (docs/testing.md says why)."""
+    return "-forge-" in name
 
 
-def check_test_bank(root, arches, accel, out):
-    """The bank's entries make test grades (in_make_test())."""
+def check_forges(root, arches, accel, out):
+    """Each forge of the bank loses points, as a submission."""
     return check_bank(root, arches, accel, out,
-                      [name for name, _ in bank_entries(root) if in_make_test(name)])
+                      [name for name, _ in bank_entries(root) if is_forge(name)])
 
 
 def check_bank(root, arches, accel, out, only=None):
@@ -496,14 +503,17 @@ def do_lab(root, lab, clone, path):
     return []
 
 
-# The parts of make check-labs, one after another: (what it runs, its
-# line when it passed). make test runs TEST_PARTS instead, each a task of
-# its own beside the boots, the longest first (it starts them in order).
+# The parts of the lab check: (what it runs, its line when it passed).
+# make check-labs runs CHECK_PARTS one after another; make test runs
+# TEST_PARTS, each a task of its own beside the boots, the longest first
+# (it starts them in order). The bank's wrong answers and references,
+# and the skeletons, are make check-labs' alone: 110 grades and 33
+# builds, about 20 minutes of the 2-core machine (docs/testing.md).
 PARTS = {
     "bank": (check_bank, "the references get full marks and the wrong solutions "
              "lose points, as submissions"),
-    "trust": (check_test_bank, "the references get full marks and the forges of the "
-              "grade lose points, as submissions (make check-labs grades the whole bank)"),
+    "forges": (check_forges, "the forges of the grade lose points, as submissions "
+               "(make check-labs grades the references and the wrong solutions too)"),
     "skeletons": (check_skeletons, "{labs} labs: trees build on every arch, skeletons "
                   "score under full (a 0 with every case reported), tampering changes nothing"),
     "reference": (check_reference, "every graded glob selects a case, the "
@@ -514,10 +524,6 @@ PARTS = {
                      + " and ".join(map(str, REPO_DONE_LABS)) + " done on their branch "
                      "get full marks on " + REPO_ARCH),
 }
-
-
-TEST_PARTS = ("trust", "skeletons", "reference", "student-repo")
-CHECK_PARTS = ("bank", "skeletons", "reference", "student-repo")
 
 
 def answered(lab):

@@ -50,8 +50,8 @@ class TestPlan(unittest.TestCase):
         self.assertIn("arm-debug-lockdep-cpus4", names(plan))
         self.assertNotIn("arm-spin-cpus1", names(plan))
         self.assertNotIn("x86_64-xchg-cpus1", names(plan))
-        self.assertIn("arm-native-rt-cpus2", names(plan))
-        self.assertNotIn("i386-native-rt-cpus2", names(plan))
+        self.assertIn("arm-native-cpus2", names(plan))
+        self.assertNotIn("arm-native-rt-cpus2", names(plan))
         self.assertIn("x86_64-debug-cpus1", names(plan))
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", matrix.VALIDATOR_BOOT),
@@ -63,7 +63,7 @@ class TestPlan(unittest.TestCase):
                           "CONFIG_FRAME_POINTER=n", 1,
                           "test=* expect_cpus=1 hung_task_timeout=0"))
         self.assertEqual([(c.kind, c.arch) for c in plan.checks],
-                         [("labs-trust", "i386"), ("labs-skeletons", "i386"),
+                         [("labs-forges", "i386"),
                           ("labs-reference", "i386"), ("labs-student-repo", "i386"),
                           ("build", "i386"), ("model", "i386"),
                           ("runner", "i386"), ("det-bench", "i386"), ("det-latency", "i386"),
@@ -72,7 +72,7 @@ class TestPlan(unittest.TestCase):
                           ("sdcard", "arm")])
         self.assertIn(checks.SELFTEST_BUILD, plan.builds)
         # What the lab check copies or boots is built before it starts.
-        for cfg in labcheck.root_builds():
+        for cfg in labcheck.root_builds(labcheck.TEST_PARTS):
             self.assertIn(cfg, plan.builds)
         self.assertEqual(len(plan.builds), len(set(plan.builds)))
 
@@ -97,7 +97,7 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection())
         for boot in plan.boots:
             arch = ARCHES[boot.config.arch]
-            racing = boot.name == f"{arch.name}-native-cpus{max(arch.test_cpus)}"
+            racing = boot.name == f"{arch.name}-native-cpus{matrix.RACING_CPUS}"
             from_outside = bool(boot.script) or boot.gdb
             with self.subTest(boot=boot.name):
                 self.assertEqual(boot.turns, arch.tcg_turns and boot.cpus > 1
@@ -108,8 +108,10 @@ class TestPlan(unittest.TestCase):
         turns = {boot.name for boot in plan.boots if boot.turns}
         self.assertIn("i386-debug-kcsan-cpus4", turns)
         self.assertIn("i386-native-cpus8", turns)
-        self.assertNotIn("i386-native-cpus4", turns)
-        self.assertNotIn("riscv-debug-cpus4", turns)
+        self.assertIn("i386-native-cpus4", turns)
+        self.assertNotIn("i386-native-cpus2", turns)
+        self.assertNotIn("arm-native-cpus2", turns)
+        self.assertNotIn("riscv-debug-lockdep-cpus4", turns)
 
     def test_every_test_boot_asks_for_its_tests(self):
         # Told nothing, a kernel boots to its console and waits there.
@@ -210,9 +212,18 @@ class TestPlan(unittest.TestCase):
         native = test_plan(ARCHES, Selection(("x86_64",), ("native",)))
         self.assertTrue(all(b.append.startswith("test=* ") for b in native.boots
                             if "-rt-" not in b.name))
-        rt = native.boots[names(native).index("x86_64-native-rt-cpus2")]
-        self.assertTrue(rt.append.startswith(matrix.RT_SUITES + " expect_cpus=2 "))
         self.assertEqual(plan.boots[0].image, "kernel.elf32")
+
+    def test_real_time_suites_where_the_native_counts_lack_a_count(self):
+        fake = dict(ARCHES, zz=dataclasses.replace(ARCHES["x86_64"], name="zz",
+                                                   test_cpus_native=(1, 4)))
+        native = test_plan(fake, Selection(("zz",), ("native",)))
+        self.assertTrue(all(b.append.startswith("test=* ") for b in native.boots
+                            if "-rt-" not in b.name))
+        rt = native.boots[names(native).index("zz-native-rt-cpus2")]
+        self.assertTrue(rt.append.startswith(matrix.RT_SUITES + " expect_cpus=2 "))
+        full = test_plan(ARCHES, Selection(("x86_64",), ("native",)))
+        self.assertFalse(any("-rt-" in n for n in names(full)))
 
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
         # A made-up arch with a raw image boots it, whatever its name; it
