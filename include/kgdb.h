@@ -13,6 +13,7 @@
 #define _KGDB_H
 
 #include <types.h>
+#include <errno.h>
 #include <arch.h>
 
 struct pt_regs;
@@ -62,6 +63,49 @@ int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len);
 int kgdb_plant_step_breaks(const unsigned long *addrs, int n);
 bool kgdb_step_planted_at(unsigned long addr);
 void kgdb_remove_step_breaks(void);
+
+/*
+ * gdb's hardware breakpoints and watchpoints: Z1..Z4 and their types.
+ * The arch's trap code reports a hit with kgdb_handle_watch_trap(): the
+ * watchpoint's type and the address it watches (gdb's stop reply names
+ * them), after the access (a data watchpoint) or before the instruction.
+ */
+enum kgdb_hw_type {
+	KGDB_HW_EXEC = 1,	/* hbreak */
+	KGDB_HW_WRITE,		/* watch */
+	KGDB_HW_READ,		/* rwatch */
+	KGDB_HW_ACCESS,		/* awatch */
+};
+bool kgdb_handle_watch_trap(struct pt_regs *regs, enum kgdb_hw_type type,
+			    unsigned long addr);
+#ifdef CONFIG_HAVE_KGDB_HW_BREAKPOINTS
+/*
+ * The arch's table, changed while the kernel is stopped: 0, -ENOSYS for
+ * a type it cannot watch (gdb hears "not supported"), or another error.
+ * Each CPU loads it into its registers with arch_kgdb_sync_hw_bps(): as
+ * it leaves a stop, and at each tick (a CPU that did not stop, or came
+ * up since); a CPU whose registers hold the table already does nothing.
+ */
+int arch_kgdb_set_hw_bp(enum kgdb_hw_type type, unsigned long addr,
+			unsigned long len);
+int arch_kgdb_remove_hw_bp(enum kgdb_hw_type type, unsigned long addr,
+			   unsigned long len);
+void arch_kgdb_remove_all_hw_bps(void);
+void arch_kgdb_sync_hw_bps(void);
+#else
+static inline int arch_kgdb_set_hw_bp(enum kgdb_hw_type type,
+				      unsigned long addr, unsigned long len)
+{
+	return -ENOSYS;
+}
+static inline int arch_kgdb_remove_hw_bp(enum kgdb_hw_type type,
+					 unsigned long addr, unsigned long len)
+{
+	return -ENOSYS;
+}
+static inline void arch_kgdb_remove_all_hw_bps(void) { }
+static inline void arch_kgdb_sync_hw_bps(void) { }
+#endif
 #else
 static inline bool kgdb_parse_option(const char *opt) { return false; }
 static inline void kgdb_init(void) { }

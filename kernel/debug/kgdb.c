@@ -110,8 +110,10 @@ void kgdb_poll_break(void)
 	unsigned int cpu = smp_processor_id();
 	int c, was;
 
-	if (!READ_ONCE(kgdb_polling) || READ_ONCE(kgdb_owner) >= 0 ||
-	    !take_owner(cpu, &was))
+	if (!READ_ONCE(kgdb_polling))
+		return;
+	arch_kgdb_sync_hw_bps();
+	if (READ_ONCE(kgdb_owner) >= 0 || !take_owner(cpu, &was))
 		return;
 	c = arch_kgdb_io_getc();
 	if (READ_ONCE(kgdb_owner) != (int)cpu && !take_owner(cpu, &was))
@@ -176,6 +178,7 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 		__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 		while (READ_ONCE(kgdb_release) == gen)
 			cpu_relax();
+		arch_kgdb_sync_hw_bps();	/* gdb's watchpoints, here too */
 		forget_cpu(cpu);
 		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 	}
@@ -258,6 +261,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	how = gdbstub_session(cpu, woke_by == 0x03 ? KGDB_SIGINT : signo,
 			      woke_by == '$');
 	forget_cpu(cpu);
+	arch_kgdb_sync_hw_bps();
 	if (how == GDB_RESUME_STEP) {
 		/* One instruction: the others stay parked, we stay owner. */
 		kgdb_stepping = true;
@@ -311,6 +315,25 @@ bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
 		kgdb_reentered(regs);
 	}
 	return true;
+}
+
+/*
+ * A hardware breakpoint or watchpoint stopped this CPU: a stop like a
+ * breakpoint's, whose reply names the watchpoint. A CPU that parks
+ * instead (another owns the stub) forgets the hit: the access is done.
+ */
+bool __kgdb_nobreak kgdb_handle_watch_trap(struct pt_regs *regs,
+					   enum kgdb_hw_type type,
+					   unsigned long addr)
+{
+	struct kgdb_cpu *me = &kgdb_cpus[smp_processor_id()];
+	bool handled;
+
+	me->watch_type = type;
+	me->watch_addr = addr;
+	handled = kgdb_handle_trap(regs, KGDB_SIGTRAP);
+	me->watch_type = 0;
+	return handled;
 }
 
 /* ---- breakpoints gdb plants (Z0) ---- */

@@ -15,7 +15,10 @@ socket, the console on stdout as in every test boot:
      the kernel stopped there;
   3. gdb-multiarch -batch again, stepping: next and finish in
      __mutex_unlock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
-     must leave its retry loop (gdb_checks.py); gdb disconnects;
+     must leave its retry loop (gdb_checks.py); gdb disconnects; then
+     once more with watchpoints (watch, rwatch, hbreak, awatch) on a
+     variable a test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on
+     an arch whose stub has none, gdb's message that it cannot;
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
      the kernel stopped; gdb attached there: bt goes through <signal handler
@@ -53,8 +56,8 @@ from . import qemu
 CPUS = 2
 # The last case (tests/kgdb_test.c) keeps the kernel running until the
 # last break is in: a run that ended meanwhile would leave it unanswered.
-APPEND = ("test=mutex.*,kgdb.busy_until_released kgdbwait expect_cpus=2 "
-          "hung_task_timeout=0")
+APPEND = ("test=mutex.*,kgdb.watched_by_gdb,kgdb.busy_until_released kgdbwait "
+          "expect_cpus=2 hung_task_timeout=0")
 # The same boot for an arch without a port for the stub.
 NO_STUB_APPEND = "test=mutex.* expect_cpus=2 hung_task_timeout=0"
 # kgdb_test.c's values of its cases' variables.
@@ -277,6 +280,52 @@ STEP_SESSION_ARM = [
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
 ]
 
+# Hardware watchpoints and breakpoints (tests/kgdb_test.c, watched_by_gdb),
+# set while the kernel is stopped in the step checks: a write on CPU 0,
+# one on CPU 1 (each stop in the writer's thread, with the old and new
+# value), a read, a call, a write seen by an access watchpoint. On an
+# arch whose stub has none, gdb must say it cannot insert them, and the
+# kernel runs on.
+WATCHED = "kgdb_test_watched"
+WATCH_SESSION = [
+    (f"watch {WATCHED}", r"Hardware watchpoint \d+: " + WATCHED),
+    ("continue", r"Hardware watchpoint \d+: " + WATCHED +
+                 r"\s+Old value = 41\s+New value = 42"),
+    ("mx-current", r"kgdb-watch/0 CPU 0"),
+    ("continue", r"Old value = 42\s+New value = 43"),
+    ("mx-current", r"kgdb-watch/1 CPU 1"),
+    ("delete", None),
+    (f"rwatch {WATCHED}", None),
+    ("continue", r"Hardware read watchpoint \d+: " + WATCHED + r"\s+Value = 43"),
+    ("delete", None),
+    ("hbreak kgdb_test_watch_here", None),
+    # gdb calls a hardware breakpoint's hit "Breakpoint".
+    ("continue", r"hit Breakpoint \d+, kgdb_test_watch_here \(value=(value@entry=)?44\)"),
+    ("delete", None),
+    (f"awatch {WATCHED}", None),
+    ("continue", r"Hardware access \(read/write\) watchpoint \d+: " + WATCHED +
+                 r"\s+Old value = 43\s+New value = 44"),
+    ("delete", None),
+    ("disconnect", None),
+]
+WATCH_SESSION_NONE = [
+    (f"watch {WATCHED}", None),
+    ("continue", r"Could not insert hardware watchpoint"),
+    ("delete", None),
+    ("hbreak kgdb_test_watch_here", None),
+    ("continue", r"Could not insert hardware breakpoint"),
+    ("delete", None),
+    ("disconnect", None),
+]
+
+
+def watch_session(arch):
+    """The watchpoint checks for arch, ending with gdb disconnected: its
+    stub's watchpoints (ARCH_KGDB_WATCHPOINTS), or gdb's message that it
+    has none."""
+    return WATCH_SESSION if arch.kgdb_watchpoints else WATCH_SESSION_NONE
+
+
 # After a break (0x03): every task's backtrace, and the stopped one's.
 # The idle tasks (gdb's threads 1 and 2), khungtaskd, init and a test's
 # task cover every kind of stack; their arguments are not read: each read
@@ -409,11 +458,13 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
     """
     try:
         wait_for_line(log_path, WAITING, proc)
-        busy_addr = symbol_addresses(arch, symbols, ("kgdb_test_busy",))["kgdb_test_busy"]
+        addrs = symbol_addresses(arch, symbols, ("kgdb_test_busy", "kgdb_test_watch"))
+        busy_addr = addrs["kgdb_test_busy"]
         with connect(port, None) as sock:
             rsp = Rsp(sock)
             problems += check_line(rsp)
             problems += set_int(rsp, busy_addr, CHECK_HERE)
+            problems += set_int(rsp, addrs["kgdb_test_watch"], CHECK_HERE)
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found
@@ -421,6 +472,7 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
                              LONG_GDB_SECS)
         outputs.append(("gdb stepping on the kernel's stub", out))
         problems += found
+        problems += check_watchpoints(arch, symbols, port, root, outputs)
         with connect(port, proc) as sock:
             problems += check_break_backtrace(Rsp(sock), lambda: wait_for_line(
                 log_path, BUSY, proc, timeout=LONG_GDB_SECS), lambda session:
@@ -431,6 +483,15 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
         problems.append(f"kernel stub: {e}")
     if problems:
         qemu.kill_group(proc)
+
+
+def check_watchpoints(arch, symbols, port, root, outputs):
+    """gdb's watchpoints and hardware breakpoints, from where the step
+    checks left the kernel (watch_session): the problems."""
+    out, problems = run_gdb(arch, symbols, port, watch_session(arch), root,
+                            LONG_GDB_SECS)
+    outputs.append(("gdb with watchpoints on the kernel's stub", out))
+    return problems
 
 
 def _gdb_after_break(arch, symbols, port, session, root, outputs):
