@@ -516,9 +516,9 @@ static void breakpoint(const char *args, bool set)
 	if (type == 0)
 		err = set ? kgdb_set_breakpoint(addr) : kgdb_remove_breakpoint(addr);
 	else if (type <= KGDB_HW_ACCESS && set)
-		err = arch_kgdb_set_hw_bp(type, addr, len);
+		err = kgdb_set_hw_breakpoint(type, addr, len);
 	else if (type <= KGDB_HW_ACCESS)
-		err = arch_kgdb_remove_hw_bp(type, addr, len);
+		err = kgdb_remove_hw_breakpoint(type, addr, len);
 	else
 		err = -ENOSYS;
 	if (err == -ENOSYS)
@@ -632,7 +632,7 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 		break;
 	case 'D':
 		kgdb_remove_all_breakpoints();
-		arch_kgdb_remove_all_hw_bps();
+		kgdb_remove_all_hw_breakpoints();
 		gdb_waiting = false;
 		reply_ok();
 		put_packet(out_buf);

@@ -112,7 +112,7 @@ void kgdb_poll_break(void)
 
 	if (!READ_ONCE(kgdb_polling))
 		return;
-	arch_kgdb_sync_hw_bps();
+	kgdb_sync_hw_breakpoints();
 	if (READ_ONCE(kgdb_owner) >= 0 || !take_owner(cpu, &was))
 		return;
 	c = arch_kgdb_io_getc();
@@ -178,7 +178,7 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 		__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 		while (READ_ONCE(kgdb_release) == gen)
 			cpu_relax();
-		arch_kgdb_sync_hw_bps();	/* gdb's watchpoints, here too */
+		kgdb_sync_hw_breakpoints();	/* gdb's watchpoints, here too */
 		forget_cpu(cpu);
 		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 	}
@@ -249,6 +249,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	kgdb_cpus[cpu].break_char = 0;
 	kgdb_cpus[cpu].report_pending = false;
 	kgdb_in_stop = true;
+	kgdb_unload_hw_breakpoints();
 	if (kgdb_stepping) {
 		arch_kgdb_end_step(regs);
 		signo = step_end_signal(signo);
@@ -261,7 +262,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	how = gdbstub_session(cpu, woke_by == 0x03 ? KGDB_SIGINT : signo,
 			      woke_by == '$');
 	forget_cpu(cpu);
-	arch_kgdb_sync_hw_bps();
+	kgdb_sync_hw_breakpoints();
 	if (how == GDB_RESUME_STEP) {
 		/* One instruction: the others stay parked, we stay owner. */
 		kgdb_stepping = true;
@@ -315,25 +316,6 @@ bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
 		kgdb_reentered(regs);
 	}
 	return true;
-}
-
-/*
- * A hardware breakpoint or watchpoint stopped this CPU: a stop like a
- * breakpoint's, whose reply names the watchpoint. A CPU that parks
- * instead (another owns the stub) forgets the hit: the access is done.
- */
-bool __kgdb_nobreak kgdb_handle_watch_trap(struct pt_regs *regs,
-					   enum kgdb_hw_type type,
-					   unsigned long addr)
-{
-	struct kgdb_cpu *me = &kgdb_cpus[smp_processor_id()];
-	bool handled;
-
-	me->watch_type = type;
-	me->watch_addr = addr;
-	handled = kgdb_handle_trap(regs, KGDB_SIGTRAP);
-	me->watch_type = 0;
-	return handled;
 }
 
 /* ---- breakpoints gdb plants (Z0) ---- */
