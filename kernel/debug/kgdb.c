@@ -178,11 +178,12 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 		__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 		while (READ_ONCE(kgdb_release) == gen)
 			cpu_relax();
-		kgdb_sync_hw_breakpoints();	/* gdb's watchpoints, here too */
 		forget_cpu(cpu);
 		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 	}
 	__atomic_fetch_sub(&kgdb_in_park, 1, __ATOMIC_SEQ_CST);
+	/* Out of the park: a breakpoint of gdb's in there is a stop like any. */
+	kgdb_sync_hw_breakpoints();
 }
 
 static void stop_other_cpus(unsigned int self)

@@ -970,16 +970,19 @@ def _drive_shared_line(arch, symbols, port, console_path, proc, problems):
         if rsp.request(b"D") != b"OK":
             problems.append("'D' at the prompt: not OK")
             return
-    # The console still reads the keyboard: a new prompt for a line.
+    # The console still reads the keyboard: a new prompt for a line. The
+    # stub may still wait for the ack of its OK, which travels apart from
+    # the keys (portsplit.py) and may come later: a key before it is the
+    # stub's, so the line is typed again until a prompt answers.
     prompts = read_file(console_path).count(PROMPT)
-    proc.stdin.write(b"\n")
-    proc.stdin.flush()
     deadline = time.monotonic() + LINE_SECS
     while read_file(console_path).count(PROMPT) <= prompts:
         if time.monotonic() > deadline:
             problems.append("after gdb detached, the console took no line")
             return
-        time.sleep(0.1)
+        proc.stdin.write(b"\n")
+        proc.stdin.flush()
+        time.sleep(1)
 
 
 def shared_line_boot(arch, image, symbols, accel, log):

@@ -226,6 +226,44 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class TestSharedLine(unittest.TestCase):
+    """The checks at the prompt of a kernel whose stub shares the console."""
+
+    QSUPPORTED = kgdb.frame(b"qSupported:hwbreak+")
+
+    def attach_stub(self, answers):
+        """A stub at the prompt: the tick took the '$' (a '-'), then it
+        answers the packet sent again, if answers."""
+        def stub(s):
+            s.read(len(self.QSUPPORTED))
+            s.send(b"-")
+            s.read(len(self.QSUPPORTED))
+            if not answers:
+                s.theirs.close()        # the reply went to the console
+                return
+            s.send(b"+" + kgdb.frame(b"PacketSize=800;vContSupported+"))
+            s.read(1)
+        return FakeStub(stub)
+
+    def test_attach_answered(self):
+        fake = self.attach_stub(True)
+        problems = kgdb.check_attach_at_prompt(kgdb.Rsp(fake.ours), lambda: b"mutexos> ")
+        self.assertEqual(problems, [])
+
+    def test_attach_lost(self):
+        fake = self.attach_stub(False)
+        problems = kgdb.check_attach_at_prompt(kgdb.Rsp(fake.ours), lambda: b"")
+        self.assertEqual(len(problems), 1)
+        self.assertIn("no answer to qSupported", problems[0])
+
+    def test_packet_typed_into_the_console(self):
+        fake = self.attach_stub(True)
+        problems = kgdb.check_attach_at_prompt(
+            kgdb.Rsp(fake.ours), lambda: b"mutexos> qSupported:hwbreak+#")
+        self.assertEqual(problems, ["attaching at the prompt: the packet's bytes "
+                                    "reached the console"])
+
+
 class TestWatchSession(unittest.TestCase):
     """What gdb printed with watchpoints, from a session on x86_64."""
 
