@@ -147,11 +147,11 @@ void __kgdb_nobreak arch_kgdb_hw_slots_off(void)
 	asm volatile("isb");
 }
 
-/* Which enabled watchpoint covers addr, or -1. */
+/* The enabled watchpoint that covers addr, else the first enabled one. */
 static int __kgdb_nobreak watchpoint_at(unsigned long addr)
 {
 	unsigned long value, ctrl;
-	int n;
+	int n, first = -1;
 
 	for (n = 0; n < NR_BREAKPOINTS; n++) {
 		switch (n) {
@@ -172,18 +172,21 @@ static int __kgdb_nobreak watchpoint_at(unsigned long addr)
 			asm volatile("mrc p14, 0, %0, c0, c3, 7" : "=r" (ctrl));
 			break;
 		}
-		if (ctrl & CTRL_ENABLE && (addr & ~3UL) == value &&
-		    ctrl & CTRL_BAS(1UL << (addr & 3)))
+		if (!(ctrl & CTRL_ENABLE))
+			continue;
+		if ((addr & ~3UL) == value && ctrl & CTRL_BAS(1UL << (addr & 3)))
 			return n;
+		if (first < 0)
+			first = n;
 	}
-	return -1;
+	return first;
 }
 
 /*
  * An abort that is a debug event: gdb's. A breakpoint's slot is the one
  * whose address is the pc; a watchpoint's, the one covering the address
  * in DFAR (QEMU sets it; ARMv7 leaves it unknown on a board, where the
- * first watchpoint is taken for the one that fired).
+ * first enabled watchpoint is taken for the one that fired).
  */
 bool __kgdb_nobreak arm_kgdb_debug_trap(struct pt_regs *regs, bool fetch)
 {
@@ -201,5 +204,5 @@ bool __kgdb_nobreak arm_kgdb_debug_trap(struct pt_regs *regs, bool fetch)
 								 regs->pc));
 	asm volatile("mrc p15, 0, %0, c6, c0, 0" : "=r" (far));	/* DFAR */
 	n = watchpoint_at(far);
-	return kgdb_handle_hw_trap(regs, NR_BREAKPOINTS + (n < 0 ? 0 : n));
+	return n >= 0 && kgdb_handle_hw_trap(regs, NR_BREAKPOINTS + n);
 }
