@@ -15,6 +15,7 @@
 #define EINVAL		22
 #define EDEADLK		35
 #define ENOSPC		28
+#define ENOSYS		38
 #define ETIMEDOUT	110
 #define ERESTARTSYS	512
 

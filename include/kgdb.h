@@ -13,6 +13,7 @@
 #define _KGDB_H
 
 #include <types.h>
+#include <errno.h>
 #include <arch.h>
 
 struct pt_regs;
@@ -62,6 +63,68 @@ int kgdb_patch_text(unsigned long addr, const void *bytes, size_t len);
 int kgdb_plant_step_breaks(const unsigned long *addrs, int n);
 bool kgdb_step_planted_at(unsigned long addr);
 void kgdb_remove_step_breaks(void);
+
+/*
+ * gdb's hardware breakpoints and watchpoints: Z1..Z4 and their types,
+ * where the arch has them (CONFIG_HAVE_KGDB_HW_BREAKPOINTS). gdb changes
+ * the table while the kernel is stopped (kernel/debug/hw_breakpoint.c);
+ * each CPU loads it as it leaves the stop, or at its next tick (a CPU
+ * that did not stop, or came up since). The CPU in the stub unloads it
+ * first: the stub reads and writes what gdb watches.
+ */
+enum kgdb_hw_type {
+	KGDB_HW_EXEC = 1,	/* hbreak */
+	KGDB_HW_WRITE,		/* watch */
+	KGDB_HW_READ,		/* rwatch */
+	KGDB_HW_ACCESS,		/* awatch */
+};
+#define KGDB_MAX_HW_SLOTS	8
+#ifdef CONFIG_HAVE_KGDB_HW_BREAKPOINTS
+/* 0; -ENOSYS for a type the arch cannot watch (gdb hears "not supported"). */
+int kgdb_set_hw_breakpoint(enum kgdb_hw_type type, unsigned long addr,
+			   unsigned long len);
+int kgdb_remove_hw_breakpoint(enum kgdb_hw_type type, unsigned long addr,
+			      unsigned long len);
+void kgdb_remove_all_hw_breakpoints(void);
+void kgdb_sync_hw_breakpoints(void);
+void kgdb_unload_hw_breakpoints(void);
+/*
+ * From the arch's trap code: its slot fired, after the access (a data
+ * watchpoint on x86) or before it (ARM; an instruction breakpoint).
+ * False if the slot holds nothing of gdb's.
+ */
+bool kgdb_handle_hw_trap(struct pt_regs *regs, int slot);
+/* The slot that holds a hardware breakpoint of type at addr, or -1. */
+int kgdb_hw_slot_at(enum kgdb_hw_type type, unsigned long addr);
+
+/*
+ * The arch's half: its slots, which types each can hold, whether it can
+ * watch len bytes at addr (0, -ENOSYS, -EINVAL), a slot loaded on this
+ * CPU (type 0: off), and all of them off on this CPU.
+ */
+extern const int arch_kgdb_nr_hw_slots;
+bool arch_kgdb_hw_slot_takes(int slot, enum kgdb_hw_type type);
+int arch_kgdb_hw_bp_valid(enum kgdb_hw_type type, unsigned long addr,
+			  unsigned long len);
+void arch_kgdb_load_hw_slot(int slot, enum kgdb_hw_type type,
+			    unsigned long addr, unsigned long len);
+void arch_kgdb_hw_slots_off(void);
+#else
+static inline int kgdb_set_hw_breakpoint(enum kgdb_hw_type type,
+					 unsigned long addr, unsigned long len)
+{
+	return -ENOSYS;
+}
+static inline int kgdb_remove_hw_breakpoint(enum kgdb_hw_type type,
+					    unsigned long addr,
+					    unsigned long len)
+{
+	return -ENOSYS;
+}
+static inline void kgdb_remove_all_hw_breakpoints(void) { }
+static inline void kgdb_sync_hw_breakpoints(void) { }
+static inline void kgdb_unload_hw_breakpoints(void) { }
+#endif
 #else
 static inline bool kgdb_parse_option(const char *opt) { return false; }
 static inline void kgdb_init(void) { }

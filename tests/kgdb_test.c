@@ -13,6 +13,11 @@
  * moment once the check says GO (= SPIN); gdb must see one stop for
  * each report, none lost to the CPU that held the stub first.
  *
+ * watched_by_gdb: a variable written on CPU 0, then on CPU 1, read, and
+ * written after a call, while gdb watches it (watch, rwatch, hbreak,
+ * awatch): each stop must name the writer's thread and the old and new
+ * value. The check sets its watchpoints while CPU 0 or 1 is parked.
+ *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
  * kernel running; were the run to end meanwhile, nobody would answer
@@ -115,6 +120,50 @@ static void reports_at_once(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, kthread_join(t[i]), 0);
 }
 
+volatile int kgdb_test_watch;	/* written by the gdb check through the stub */
+int kgdb_test_watched = 41;	/* what gdb watches: 42, 43, then 44 */
+
+/* Where gdb's hbreak goes: a call the compiler keeps. */
+noinline void kgdb_test_watch_here(int value)
+{
+	WRITE_ONCE(kgdb_test_watched, value);
+}
+
+static int write_watched(void *value)
+{
+	WRITE_ONCE(kgdb_test_watched, (int)(long)value);
+	return 0;
+}
+
+/* Read it, then the call gdb's hbreak stops, which writes one more. */
+static int read_then_write(void *unused)
+{
+	kgdb_test_watch_here(READ_ONCE(kgdb_test_watched) + 1);
+	return 0;
+}
+
+static int run_on_cpu(unsigned int cpu, int (*fn)(void *), void *arg)
+{
+	struct task_struct *t = kthread_create(fn, arg, "kgdb-watch/%u", cpu);
+
+	if (!t)
+		return -ENOMEM;
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	return kthread_join(t);
+}
+
+static void watched_by_gdb(struct kunit *test)
+{
+	if (!READ_ONCE(kgdb_test_watch))
+		kunit_skip(test, "for the gdb check, which sets kgdb_test_watch at kgdbwait");
+	KUNIT_ASSERT_TRUE(test, num_online_cpus() >= 2);
+	KUNIT_EXPECT_EQ(test, run_on_cpu(0, write_watched, (void *)42L), 0);
+	KUNIT_EXPECT_EQ(test, run_on_cpu(1, write_watched, (void *)43L), 0);
+	KUNIT_EXPECT_EQ(test, run_on_cpu(1, read_then_write, NULL), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kgdb_test_watched), 44);
+}
+
 #define BUSY_LIMIT_SECS	600	/* a check that never lets go */
 #define BUSY_HOLD_US	50
 
@@ -180,6 +229,7 @@ static void busy_until_released(struct kunit *test)
 static struct kunit_case kgdb_cases[] = {
 	KUNIT_CASE_SLOW(reports_at_once, ASK_WAIT_SECS + 60),
 	KUNIT_CASE_SLOW(cpu0_irqs_off, ASK_WAIT_SECS + 300),
+	KUNIT_CASE(watched_by_gdb),
 	KUNIT_CASE_SLOW(busy_until_released, BUSY_LIMIT_SECS + 60),
 	{}
 };

@@ -86,6 +86,9 @@ static void show_fault_address(unsigned int kind)
 /* Returns only when the fault was expected and regs->pc now fixes it up. */
 void __kgdb_nobreak arm_handle_fault(struct pt_regs *regs, unsigned int kind)
 {
+	if ((kind == FAULT_PABT || kind == FAULT_DABT) &&
+	    arm_kgdb_debug_trap(regs, kind == FAULT_PABT))
+		return;
 	if (fixup_exception(regs, kind))
 		return;
 	if (kind == FAULT_UNDEF && arm_kgdb_trap(regs))

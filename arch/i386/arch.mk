@@ -38,6 +38,8 @@ ARCH_GDB := i386
 ARCH_KGDB_PORT := second-serial
 ARCH_KGDB_PC := 8:4
 ARCH_KGDB_BREAK_KIND := 1
+# whether the stub gives gdb hardware watchpoints and breakpoints (Z1-Z4)
+ARCH_KGDB_WATCHPOINTS := y
 # CPU counts of make test: the native build, the debug build (the others
 # boot at its largest); make bench
 ARCH_TEST_CPUS_NATIVE := 1 2 4 8

@@ -42,6 +42,8 @@ ARCH_GDB := riscv:rv64
 ARCH_KGDB_PORT := console
 ARCH_KGDB_PC := 32:8
 ARCH_KGDB_BREAK_KIND := 2
+# whether the stub gives gdb hardware watchpoints and breakpoints (Z1-Z4)
+ARCH_KGDB_WATCHPOINTS := n
 ARCH_TEST_CPUS_NATIVE := 1 2 4
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4

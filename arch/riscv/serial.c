@@ -55,12 +55,19 @@ void riscv_serial_init(void)
 	uart16550_setup(&uart0, 0);
 }
 
+/*
+ * What marks gdb's bytes on the line the console shares with the gdb
+ * stub (below): the console never sends it, so a console line can hold
+ * no false mark.
+ */
+#define KGDB_MARK	0x10	/* DLE, "data link escape" */
+
 /* A terminal wants CR LF; the host runner drops the CR. */
 void arch_putc(char c)
 {
 	if (c == '\n')
 		uart16550_putc(&uart0, '\r');
-	uart16550_putc(&uart0, c);
+	uart16550_putc(&uart0, c == KGDB_MARK ? '?' : c);
 }
 
 /*
@@ -112,30 +119,54 @@ void riscv_serial_interrupt(void)
  * While the kernel runs, the console's interrupt reads the UART and
  * hands gdb's two ways in, a break (0x03) and a packet's '$', to the
  * stub (the tick's poll takes it from here: kgdb_poll_break); every
- * other byte stays the console's. A CPU whose tick polls reads the UART
- * too (the one the interrupt goes to may have its interrupts off), and
- * passes the console's bytes on the same way. While the kernel is
- * stopped for gdb, every byte is gdb's. Output is not split: console
- * text goes out as it comes, between gdb's packets, which gdb skips
- * (docs/gdb.md).
+ * other byte stays the console's, but the rest of a packet whose '$'
+ * went to the stub, which asks gdb to send it again. A CPU whose tick
+ * polls reads the UART too (the one the interrupt goes to may have its
+ * interrupts off), and passes the console's bytes on the same way.
+ * While the kernel is stopped for gdb, every byte is gdb's.
+ *
+ * Output is not split, but marked: each packet and each ack the stub
+ * sends follows a KGDB_MARK, by which the host's splitter
+ * (scripts/mutexos/portsplit.py) tells them from the console's text
+ * wherever they fall: after the prompt, or in a line that a breakpoint
+ * stopped half-way. gdb itself skips the mark as it skips the text.
  */
 static int handed = -1;		/* a break or '$' for the stub, or -1 */
+/*
+ * The rest of a packet whose '$' the stub took, dropped: 1 in its body,
+ * then 2 and 3 at its checksum's digits.
+ */
+static int dropping;
 
 static bool for_stub(unsigned int c)
 {
 	return c == 0x03 || c == '$';
 }
 
+static bool drop_packet_byte(unsigned int c)
+{
+	if (!dropping)
+		return false;
+	if (dropping == 1 && c != '#')
+		return true;
+	dropping = dropping == 3 ? 0 : dropping + 1;
+	return true;
+}
+
 /* The console's receive path while the stub listens; rx_lock held. */
 static void receive_shared(unsigned int c)
 {
-	if (for_stub(c))
+	if (drop_packet_byte(c))
+		return;
+	if (for_stub(c)) {
 		handed = c;
-	else
+		dropping = c == '$';
+	} else {
 		console_receive(c);
+	}
 }
 
-const char arch_kgdb_port_name[] = "the console's UART, shared (gdb's packets between the console's lines)";
+const char arch_kgdb_port_name[] = "the console's UART, shared (gdb's packets marked in the console's text)";
 
 void arch_kgdb_io_init(void)
 {
@@ -144,25 +175,57 @@ void arch_kgdb_io_init(void)
 	arch_spin_unlock(&rx_lock);
 }
 
+/*
+ * Stopped, the stub reads alone: the other CPUs are parked (or spin with
+ * interrupts off), and no interrupt comes. It takes no lock then, since
+ * it may have stopped in the port's code, holding rx_lock (a breakpoint
+ * on uart16550_getc).
+ */
 int arch_kgdb_io_getc(void)
 {
 	int c;
 
+	if (kgdb_stopped()) {
+		dropping = 0;
+		c = handed;
+		handed = -1;
+		return c >= 0 ? c : uart16550_getc(&uart0);
+	}
 	arch_spin_lock(&rx_lock);
 	c = handed;
 	handed = -1;
-	if (c < 0)
+	if (c < 0) {
 		c = uart16550_getc(&uart0);
+		if (c >= 0 && drop_packet_byte(c))
+			c = -1;
+		else if (c == '$')
+			dropping = 1;
+	}
 	arch_spin_unlock(&rx_lock);
-	if (c >= 0 && !for_stub(c) && !kgdb_stopped()) {
+	if (c >= 0 && !for_stub(c)) {
 		console_receive(c);
 		return -1;
 	}
 	return c;
 }
 
+/* Where the stub is in what it sends: a packet's body, its checksum. */
+static bool sending_body;
+static int checksum_digits;
+
 void arch_kgdb_io_putc(char c)
 {
+	if (checksum_digits) {
+		checksum_digits--;
+	} else if (sending_body) {
+		if (c == '#') {
+			sending_body = false;
+			checksum_digits = 2;
+		}
+	} else {
+		uart16550_putc(&uart0, KGDB_MARK);	/* a packet's '$' or an ack */
+		sending_body = c == '$';
+	}
 	uart16550_putc(&uart0, c);
 }
 #endif

@@ -62,7 +62,9 @@ void arch_kgdb_end_step(struct pt_regs *regs)
  * one the stub has just taken out again), gdb wants to see the pc at
  * the breakpoint, and the original instruction runs from there once
  * the text is clean; a compiled-in int3
- * (arch_kgdb_breakpoint) is passed. A debug trap with TF set ends a step.
+ * (arch_kgdb_breakpoint) is passed. A debug trap is a hardware
+ * breakpoint's or watchpoint's (hw_breakpoint.c), or with TF set ends a
+ * step.
  */
 bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 {
@@ -71,6 +73,8 @@ bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 			regs_pc(regs)--;
 		return kgdb_handle_trap(regs, KGDB_SIGTRAP);
 	}
+	if (regs->vector == X86_TRAP_DB && x86_kgdb_watch_trap(regs))
+		return true;
 	if (regs->vector == X86_TRAP_DB && (regs_flags(regs) & EFLAGS_TF))
 		return kgdb_handle_trap(regs, KGDB_SIGTRAP);
 	return false;

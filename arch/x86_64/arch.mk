@@ -35,6 +35,8 @@ ARCH_GDB := i386:x86-64
 ARCH_KGDB_PORT := second-serial
 ARCH_KGDB_PC := 16:8
 ARCH_KGDB_BREAK_KIND := 1
+# whether the stub gives gdb hardware watchpoints and breakpoints (Z1-Z4)
+ARCH_KGDB_WATCHPOINTS := y
 ARCH_TEST_CPUS_NATIVE := 1 2 4
 ARCH_TEST_CPUS := 1 4
 ARCH_BENCH_CPUS := 1 2 4 8

@@ -264,10 +264,30 @@ static int reg_offset(int regno)
 	return n;
 }
 
+/* How a stop reply names a data watchpoint's hit, by enum kgdb_hw_type. */
+static const char *const watch_reasons[] = {
+	[KGDB_HW_WRITE] = "watch",
+	[KGDB_HW_READ] = "rwatch",
+	[KGDB_HW_ACCESS] = "awatch",
+};
+
+/*
+ * T, the signal, and for a data watchpoint's hit its kind and the address
+ * it watches: gdb finds its watchpoint by that address and shows the old
+ * and new value. A hardware breakpoint's hit is told by its pc alone.
+ */
 static void stop_reply(struct session *s)
 {
-	snprintf(out_buf, sizeof(out_buf), "T%02xthread:%lx;", s->signo,
-		 task_tid(kgdb_cpus[s->cpu].task));
+	struct kgdb_cpu *stopped = &kgdb_cpus[s->cpu];
+	char *out = out_buf;
+
+	out += snprintf(out, sizeof(out_buf), "T%02x", s->signo);
+	if (stopped->watch_type > KGDB_HW_EXEC)
+		out += snprintf(out, out_buf + sizeof(out_buf) - out, "%s:%lx;",
+				watch_reasons[stopped->watch_type],
+				stopped->watch_addr);
+	snprintf(out, out_buf + sizeof(out_buf) - out, "thread:%lx;",
+		 task_tid(stopped->task));
 }
 
 /* One thread id in a list: its separator and up to a long in hex. */
@@ -476,21 +496,33 @@ static void write_memory(const char *args)
 		reply_ok();
 }
 
-/* Z0,addr,kind and z0,addr,kind: software breakpoints only. */
+/*
+ * Ztype,addr,kind and ztype,addr,kind: software breakpoints (Z0), and
+ * hardware breakpoints and watchpoints (Z1..Z4, kind their length) where
+ * the arch has them; elsewhere, and for a type the arch cannot watch, the
+ * empty reply, which tells gdb the kernel cannot.
+ */
 static void breakpoint(const char *args, bool set)
 {
-	unsigned long addr;
+	unsigned long type, addr, len;
 	int err;
 
-	if (*args != '0')
-		return;		/* hardware ones and watchpoints: unsupported */
-	args++;
-	if (!parse_sep(&args, ',') || !parse_hex(&args, &addr) ||
-	    !parse_sep(&args, ',')) {
+	if (!parse_hex(&args, &type) || !parse_sep(&args, ',') ||
+	    !parse_hex(&args, &addr) || !parse_sep(&args, ',') ||
+	    !parse_hex(&args, &len)) {
 		reply_error(-EINVAL);
 		return;
 	}
-	err = set ? kgdb_set_breakpoint(addr) : kgdb_remove_breakpoint(addr);
+	if (type == 0)
+		err = set ? kgdb_set_breakpoint(addr) : kgdb_remove_breakpoint(addr);
+	else if (type <= KGDB_HW_ACCESS && set)
+		err = kgdb_set_hw_breakpoint(type, addr, len);
+	else if (type <= KGDB_HW_ACCESS)
+		err = kgdb_remove_hw_breakpoint(type, addr, len);
+	else
+		err = -ENOSYS;
+	if (err == -ENOSYS)
+		return;
 	if (err)
 		reply_error(err);
 	else
@@ -600,6 +632,7 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 		break;
 	case 'D':
 		kgdb_remove_all_breakpoints();
+		kgdb_remove_all_hw_breakpoints();
 		gdb_waiting = false;
 		reply_ok();
 		put_packet(out_buf);

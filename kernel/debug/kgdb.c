@@ -110,8 +110,10 @@ void kgdb_poll_break(void)
 	unsigned int cpu = smp_processor_id();
 	int c, was;
 
-	if (!READ_ONCE(kgdb_polling) || READ_ONCE(kgdb_owner) >= 0 ||
-	    !take_owner(cpu, &was))
+	if (!READ_ONCE(kgdb_polling))
+		return;
+	kgdb_sync_hw_breakpoints();
+	if (READ_ONCE(kgdb_owner) >= 0 || !take_owner(cpu, &was))
 		return;
 	c = arch_kgdb_io_getc();
 	if (READ_ONCE(kgdb_owner) != (int)cpu && !take_owner(cpu, &was))
@@ -180,6 +182,8 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 	}
 	__atomic_fetch_sub(&kgdb_in_park, 1, __ATOMIC_SEQ_CST);
+	/* Out of the park: a breakpoint of gdb's in there is a stop like any. */
+	kgdb_sync_hw_breakpoints();
 }
 
 static void stop_other_cpus(unsigned int self)
@@ -246,6 +250,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	kgdb_cpus[cpu].break_char = 0;
 	kgdb_cpus[cpu].report_pending = false;
 	kgdb_in_stop = true;
+	kgdb_unload_hw_breakpoints();
 	if (kgdb_stepping) {
 		arch_kgdb_end_step(regs);
 		signo = step_end_signal(signo);
@@ -258,6 +263,7 @@ static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
 	how = gdbstub_session(cpu, woke_by == 0x03 ? KGDB_SIGINT : signo,
 			      woke_by == '$');
 	forget_cpu(cpu);
+	kgdb_sync_hw_breakpoints();
 	if (how == GDB_RESUME_STEP) {
 		/* One instruction: the others stay parked, we stay owner. */
 		kgdb_stepping = true;

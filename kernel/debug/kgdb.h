@@ -12,6 +12,8 @@ struct kgdb_cpu {
 	struct task_struct *task;
 	int break_char;			/* what this CPU's tick took from gdb */
 	bool report_pending;		/* its report waits for a stop of its own */
+	int watch_type;			/* the watchpoint it stopped at, or 0 */
+	unsigned long watch_addr;	/* the address that watchpoint watches */
 };
 extern struct kgdb_cpu kgdb_cpus[NR_CPUS];
 

@@ -22,11 +22,13 @@ CHOICES = {
     "RESULTS": ("debugcon", "semihosting"),
     "KVM": ("y", "n"),
     "TCG_TURNS": ("y", "n"),
+    "KGDB_WATCHPOINTS": ("y", "n"),
     "KGDB_PORT": ("second-serial", "console", "none"),
 }
 REQUIRED = ("CROSS", "TOOLS", "QEMU", "QEMU_OPTS", "QEMU_CPUS", "MAX_CPUS",
             "EXIT", "RESULTS", "KVM", "TCG_TURNS", "BOOT_IMAGE", "SYMBOLS", "GDB", "MEDIA",
-            "KGDB_PORT", "TEST_CPUS_NATIVE", "TEST_CPUS", "BENCH_CPUS")
+            "KGDB_PORT", "KGDB_WATCHPOINTS", "TEST_CPUS_NATIVE", "TEST_CPUS",
+            "BENCH_CPUS")
 # What the gdb check needs to drive the kernel's stub by hand, when the
 # arch has a port for it.
 KGDB_REQUIRED = ("KGDB_PC", "KGDB_BREAK_KIND")
@@ -57,7 +59,8 @@ class Arch:
     console, "console", the console's own line (portsplit.py splits it),
     or "none"; kgdb_pc is the pc's (register number, bytes) in gdb's
     numbering and kgdb_break_kind the kind gdb gives a Z0 breakpoint, for
-    an arch with a port.
+    an arch with a port; kgdb_watchpoints whether its stub gives gdb
+    hardware watchpoints and breakpoints (Z1..Z4).
     """
 
     name: str
@@ -82,6 +85,7 @@ class Arch:
     kgdb_port: str
     kgdb_pc: tuple | None
     kgdb_break_kind: int | None
+    kgdb_watchpoints: bool
     test_cpus_native: tuple
     test_cpus: tuple
     bench_cpus: tuple
@@ -163,6 +167,7 @@ def load(path):
         kgdb_pc=_register(path, facts["KGDB_PC"]) if has_stub else None,
         kgdb_break_kind=_count(path, "KGDB_BREAK_KIND", facts["KGDB_BREAK_KIND"])
         if has_stub else None,
+        kgdb_watchpoints=facts["KGDB_WATCHPOINTS"] == "y",
         test_cpus_native=_counts(path, "TEST_CPUS_NATIVE", facts, max_cpus),
         test_cpus=_counts(path, "TEST_CPUS", facts, max_cpus),
         bench_cpus=_counts(path, "BENCH_CPUS", facts, max_cpus),

@@ -15,7 +15,10 @@ socket, the console on stdout as in every test boot:
      the kernel stopped there;
   3. gdb-multiarch -batch again, stepping: next and finish in
      __mutex_unlock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
-     must leave its retry loop (gdb_checks.py); gdb disconnects;
+     must leave its retry loop (gdb_checks.py); gdb disconnects; then
+     once more with watchpoints (watch, rwatch, hbreak, awatch) on a
+     variable a test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on
+     an arch whose stub has none, gdb's message that it cannot;
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
      the kernel stopped; gdb attached there: bt goes through <signal handler
@@ -28,6 +31,11 @@ socket, the console on stdout as in every test boot:
 Then a second boot halted under QEMU's own stub runs the helpers there.
 An arch without a port for the kernel's stub (ARCH_KGDB_PORT none) has
 that second boot alone, after a boot of the same cases without kgdb.
+On riscv, whose stub shares the console's line, a boot to the prompt
+with kgdb: gdb attaches there, breaks in there, and stops on
+breakpoints on the UART's code in the middle of a console line (each
+packet must reach it through portsplit.py), then the console still
+takes a line.
 Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
 (kgdbwait test=kgdb.*), all with the raw client: reads of PacketSize/2
 bytes and one more (an error reply), a breakpoint on udelay, one on
@@ -53,8 +61,8 @@ from . import qemu
 CPUS = 2
 # The last case (tests/kgdb_test.c) keeps the kernel running until the
 # last break is in: a run that ended meanwhile would leave it unanswered.
-APPEND = ("test=mutex.*,kgdb.busy_until_released kgdbwait expect_cpus=2 "
-          "hung_task_timeout=0")
+APPEND = ("test=mutex.*,kgdb.watched_by_gdb,kgdb.busy_until_released kgdbwait "
+          "expect_cpus=2 hung_task_timeout=0")
 # The same boot for an arch without a port for the stub.
 NO_STUB_APPEND = "test=mutex.* expect_cpus=2 hung_task_timeout=0"
 # kgdb_test.c's values of its cases' variables.
@@ -277,6 +285,52 @@ STEP_SESSION_ARM = [
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
 ]
 
+# Hardware watchpoints and breakpoints (tests/kgdb_test.c, watched_by_gdb),
+# set while the kernel is stopped in the step checks: a write on CPU 0,
+# one on CPU 1 (each stop in the writer's thread, with the old and new
+# value), a read, a call, a write seen by an access watchpoint. On an
+# arch whose stub has none, gdb must say it cannot insert them, and the
+# kernel runs on.
+WATCHED = "kgdb_test_watched"
+WATCH_SESSION = [
+    (f"watch {WATCHED}", r"Hardware watchpoint \d+: " + WATCHED),
+    ("continue", r"Hardware watchpoint \d+: " + WATCHED +
+                 r"\s+Old value = 41\s+New value = 42"),
+    ("mx-current", r"kgdb-watch/0 CPU 0"),
+    ("continue", r"Old value = 42\s+New value = 43"),
+    ("mx-current", r"kgdb-watch/1 CPU 1"),
+    ("delete", None),
+    (f"rwatch {WATCHED}", None),
+    ("continue", r"Hardware read watchpoint \d+: " + WATCHED + r"\s+Value = 43"),
+    ("delete", None),
+    ("hbreak kgdb_test_watch_here", None),
+    # gdb calls a hardware breakpoint's hit "Breakpoint".
+    ("continue", r"hit Breakpoint \d+, kgdb_test_watch_here \(value=(value@entry=)?44\)"),
+    ("delete", None),
+    (f"awatch {WATCHED}", None),
+    ("continue", r"Hardware access \(read/write\) watchpoint \d+: " + WATCHED +
+                 r"\s+Old value = 43\s+New value = 44"),
+    ("delete", None),
+    ("disconnect", None),
+]
+WATCH_SESSION_NONE = [
+    (f"watch {WATCHED}", None),
+    ("continue", r"Could not insert hardware watchpoint"),
+    ("delete", None),
+    ("hbreak kgdb_test_watch_here", None),
+    ("continue", r"(Cannot|Could not) insert hardware breakpoint"),
+    ("delete", None),
+    ("disconnect", None),
+]
+
+
+def watch_session(arch):
+    """The watchpoint checks for arch, ending with gdb disconnected: its
+    stub's watchpoints (ARCH_KGDB_WATCHPOINTS), or gdb's message that it
+    has none."""
+    return WATCH_SESSION if arch.kgdb_watchpoints else WATCH_SESSION_NONE
+
+
 # After a break (0x03): every task's backtrace, and the stopped one's.
 # The idle tasks (gdb's threads 1 and 2), khungtaskd, init and a test's
 # task cover every kind of stack; their arguments are not read: each read
@@ -409,11 +463,13 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
     """
     try:
         wait_for_line(log_path, WAITING, proc)
-        busy_addr = symbol_addresses(arch, symbols, ("kgdb_test_busy",))["kgdb_test_busy"]
+        addrs = symbol_addresses(arch, symbols, ("kgdb_test_busy", "kgdb_test_watch"))
+        busy_addr = addrs["kgdb_test_busy"]
         with connect(port, None) as sock:
             rsp = Rsp(sock)
             problems += check_line(rsp)
             problems += set_int(rsp, busy_addr, CHECK_HERE)
+            problems += set_int(rsp, addrs["kgdb_test_watch"], CHECK_HERE)
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found
@@ -421,6 +477,7 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
                              LONG_GDB_SECS)
         outputs.append(("gdb stepping on the kernel's stub", out))
         problems += found
+        problems += check_watchpoints(arch, symbols, port, root, outputs)
         with connect(port, proc) as sock:
             problems += check_break_backtrace(Rsp(sock), lambda: wait_for_line(
                 log_path, BUSY, proc, timeout=LONG_GDB_SECS), lambda session:
@@ -431,6 +488,15 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
         problems.append(f"kernel stub: {e}")
     if problems:
         qemu.kill_group(proc)
+
+
+def check_watchpoints(arch, symbols, port, root, outputs):
+    """gdb's watchpoints and hardware breakpoints, from where the step
+    checks left the kernel (watch_session): the problems."""
+    out, problems = run_gdb(arch, symbols, port, watch_session(arch), root,
+                            LONG_GDB_SECS)
+    outputs.append(("gdb with watchpoints on the kernel's stub", out))
+    return problems
 
 
 def _gdb_after_break(arch, symbols, port, session, root, outputs):
@@ -468,6 +534,8 @@ def run(title, root, arch, folder, accel, timeout, log):
     for what, text in outputs:      # after the serial output: no mix
         _keep(log, what, text)
     problems += helpers_on_qemu_stub(root, arch, image, symbols, accel, log)
+    if arch.kgdb_port == "console":
+        problems += shared_line_boot(arch, image, symbols, accel, log)
     for cpus in STRESS_CPUS:
         problems += stress_boot(arch, image, symbols, accel, cpus, log)
     for problem in reversed(problems):     # what gdb saw says most
@@ -816,3 +884,127 @@ def stress_boot(arch, image, symbols, accel, cpus, log):
               f"{kinds.get(b'T02', 0)})",
               console.read().decode("utf-8", "replace"))
     return [f"stub at {cpus} CPUs: {p}" for p in problems]
+
+
+# ---- a stub sharing the console's line: gdb at the prompt ----
+
+# Booted to the console's prompt with the stub listening: gdb's packets
+# and the kernel's replies meet the console's text in the middle of its
+# lines (the prompt has no newline), and breakpoints on the UART's code
+# stop the kernel as it prints or reads a byte.
+LINE_APPEND = "kgdb hung_task_timeout=0"
+LINE_SECS = 20          # for one reply: a lost one never comes
+PROMPT = b"mutexos> "
+# Each stops the kernel: arch_putc when the console echoes a key,
+# uart16550_putc as that echo goes on, uart16550_getc when a tick polls
+# the port (holding the lock of the UART's receive side). While the
+# kernel is stopped, every byte is gdb's: the stub skips the keys typed.
+LINE_BREAKPOINTS = ("arch_putc", "uart16550_putc", "uart16550_getc")
+
+
+def check_attach_at_prompt(rsp, console_text):
+    """gdb's first packet reaches a kernel at its prompt: the kernel stops
+    and asks for it again ('-'), answers it, and the console never sees
+    the packet's bytes."""
+    try:
+        reply = rsp.request(b"qSupported:hwbreak+", resend=3)
+    except (RspError, OSError) as e:
+        return [f"attaching at the prompt: no answer to qSupported ({e})"]
+    problems = []
+    if b"PacketSize=" not in reply:
+        problems.append(f"attaching at the prompt: qSupported got {reply!r}")
+    if b"qSupported" in console_text():
+        problems.append("attaching at the prompt: the packet's bytes reached the console")
+    return problems
+
+
+def check_break_at_prompt(rsp):
+    """Ctrl-C (0x03) while the kernel waits at its prompt: T02."""
+    try:
+        return break_in(rsp, lambda: time.sleep(0.5))
+    except (RspError, OSError) as e:
+        return [f"a break at the prompt: no stop reply ({e})"]
+
+
+def check_line_breakpoint(rsp, name, addr, arch, type_key):
+    """A breakpoint on the UART's code, 'c', a key typed on the console:
+    the stop (T05, the pc there) reaches gdb, in the middle of the line."""
+    try:
+        if rsp.request(breakpoint_packet(b"Z", addr, arch)) != b"OK":
+            return [f"Z0 at {name} was refused"]
+        rsp.send_raw(frame(b"c"))
+        if rsp.ack() != b"+":
+            return [f"'c' with a breakpoint on {name} was refused"]
+        type_key()
+        reply = rsp.packet()
+        if not reply.startswith(b"T05") or stopped_pc(rsp, arch) != addr:
+            return [f"a breakpoint on {name}: {reply!r}, not T05 there"]
+        if rsp.request(breakpoint_packet(b"z", addr, arch)) != b"OK":
+            return [f"z0 at {name} was refused"]
+    except (RspError, OSError) as e:
+        return [f"a breakpoint on {name}: no stop reply ({e})"]
+    return []
+
+
+def _drive_shared_line(arch, symbols, port, console_path, proc, problems):
+    """The checks at the prompt; problems collects what failed."""
+    addrs = symbol_addresses(arch, symbols, LINE_BREAKPOINTS)
+    wait_for_line(console_path, PROMPT, proc, timeout=LONG_GDB_SECS)
+
+    def type_key():
+        proc.stdin.write(b"x")
+        proc.stdin.flush()
+
+    with connect(port, proc, timeout=LINE_SECS) as sock:
+        rsp = Rsp(sock)
+        problems += check_attach_at_prompt(rsp, lambda: read_file(console_path))
+        if problems:
+            return
+        problems += check_break_at_prompt(rsp)
+        for name in LINE_BREAKPOINTS:
+            if not problems:
+                problems += check_line_breakpoint(rsp, name, addrs[name], arch,
+                                                  type_key)
+        if problems:
+            return
+        if rsp.request(b"D") != b"OK":
+            problems.append("'D' at the prompt: not OK")
+            return
+    # The console still reads the keyboard: a new prompt for a line. The
+    # stub may still wait for the ack of its OK, which travels apart from
+    # the keys (portsplit.py) and may come later: a key before it is the
+    # stub's, so the line is typed again until a prompt answers.
+    prompts = read_file(console_path).count(PROMPT)
+    deadline = time.monotonic() + LINE_SECS
+    while read_file(console_path).count(PROMPT) <= prompts:
+        if time.monotonic() > deadline:
+            problems.append("after gdb detached, the console took no line")
+            return
+        proc.stdin.write(b"\n")
+        proc.stdin.flush()
+        time.sleep(1)
+
+
+def shared_line_boot(arch, image, symbols, accel, log):
+    """A boot to the prompt, the stub on the console's line (portsplit.py):
+    the problems found."""
+    port = qemu_gdb.free_port()
+    argv = with_stub_port(arch, qemu.command(
+        arch, qemu.Boot(image, CPUS, LINE_APPEND, console=True), accel), port)
+    with tempfile.NamedTemporaryFile() as console, tempfile.TemporaryFile() as errors:
+        proc = qemu.EMULATORS.start(argv, console, errors, stdin=subprocess.PIPE)
+        if proc is None:
+            return []
+        started, problems = time.monotonic(), []
+        try:
+            _drive_shared_line(arch, symbols, port, console.name, proc, problems)
+        except (RspError, OSError, subprocess.CalledProcessError) as e:
+            problems.append(str(e))
+        finally:
+            qemu_gdb.stop(proc)
+            qemu.EMULATORS.forget(proc)
+        console.seek(0)
+        _keep(log, f"gdb at the prompt, on the console's line "
+              f"({time.monotonic() - started:.1f} s)",
+              console.read().decode("utf-8", "replace"))
+    return [f"the console's line: {p}" for p in problems]

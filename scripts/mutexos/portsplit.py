@@ -7,13 +7,13 @@ RISC-V's virt has one UART).  docs/gdb.md describes it.
 runs QEMU with its console on this program's stdin and stdout (-serial
 stdio in ARGV) and listens on 127.0.0.1:PORT for gdb (one client at a
 time).  What the client sends goes to the serial line as it is.  What
-the kernel sends is split, as Linux's agent-proxy splits a kgdboc line:
-a packet ($...#cc) that starts a line goes to the client, and so does a
-'+' or '-' that starts a line while the client waits for the ack of a
-packet it sent; everything else is console text, to stdout.  The stub
-writes its packets and acks only while the kernel is stopped, when no
-other CPU prints, so they never fall inside a console line.  QEMU's exit
-status is this program's.
+the kernel sends is split: the stub marks each packet ($...#cc) and
+each ack ('+' or '-') it sends with a DLE byte (0x10) before it, which
+the console never sends (arch/riscv/serial.c); a marked packet or ack
+goes to the client, without its mark, and everything else is console
+text, to stdout.  So a packet reaches gdb wherever it falls: after the
+prompt, which ends no line, or in a line that a breakpoint on the
+console's code stopped half-way.  QEMU's exit status is this program's.
 """
 
 import os
@@ -25,6 +25,9 @@ import threading
 import tty
 
 
+MARK = 0x10    # DLE: the stub's packet or ack follows
+
+
 class Splitter:
     """The kernel's bytes to the console or the client; the client's to
     the kernel."""
@@ -34,14 +37,13 @@ class Splitter:
         self.console = console
         self.lock = threading.Lock()
         self.client = None
-        self.acks_due = 0           # packets the client sent, not yet acked
-        self.line_start = True
+        self.marked = False         # the last byte was the mark
         self.packet = None          # a packet from the kernel, so far
         self.tail = 0               # its checksum digits still to come
 
     def attach(self, client):
         with self.lock:
-            self.client, self.acks_due = client, 0
+            self.client = client
 
     def detach(self, client):
         with self.lock:
@@ -71,27 +73,22 @@ class Splitter:
                         self.packet = None
                 elif c == b"#":
                     self.tail = 2
-            elif self.line_start and c == b"$":
-                self.packet = bytearray(c)
-            elif self.line_start and c in (b"+", b"-") and self._ack_due():
-                self._to_client(c)
+            elif self.marked:
+                self.marked = False
+                if c == b"$":
+                    self.packet = bytearray(c)
+                else:
+                    self._to_client(c)
+            elif b == MARK:
+                self.marked = True
             else:
                 text += c
-                self.line_start = c == b"\n"
         if text:
             self.console.write(bytes(text))
             self.console.flush()
 
-    def _ack_due(self):
-        with self.lock:
-            if self.acks_due:
-                self.acks_due -= 1
-                return True
-            return False
-
     def from_client(self, client):
-        """The client's bytes to the kernel, counting its packets."""
-        in_packet, tail = False, 0
+        """The client's bytes to the kernel, until it leaves."""
         while True:
             try:
                 data = client.recv(4096)
@@ -99,16 +96,6 @@ class Splitter:
                 data = b""
             if not data:
                 break
-            for b in data:
-                if tail:
-                    tail -= 1
-                    if not tail:
-                        with self.lock:
-                            self.acks_due += 1
-                elif in_packet and b == ord("#"):
-                    in_packet, tail = False, 2
-                elif b == ord("$"):
-                    in_packet = True
             self.to_kernel(data)
         self.detach(client)
         client.close()

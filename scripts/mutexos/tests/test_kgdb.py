@@ -226,6 +226,96 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class TestSharedLine(unittest.TestCase):
+    """The checks at the prompt of a kernel whose stub shares the console."""
+
+    QSUPPORTED = kgdb.frame(b"qSupported:hwbreak+")
+
+    def attach_stub(self, answers):
+        """A stub at the prompt: the tick took the '$' (a '-'), then it
+        answers the packet sent again, if answers."""
+        def stub(s):
+            s.read(len(self.QSUPPORTED))
+            s.send(b"-")
+            s.read(len(self.QSUPPORTED))
+            if not answers:
+                s.theirs.close()        # the reply went to the console
+                return
+            s.send(b"+" + kgdb.frame(b"PacketSize=800;vContSupported+"))
+            s.read(1)
+        return FakeStub(stub)
+
+    def test_attach_answered(self):
+        fake = self.attach_stub(True)
+        problems = kgdb.check_attach_at_prompt(kgdb.Rsp(fake.ours), lambda: b"mutexos> ")
+        self.assertEqual(problems, [])
+
+    def test_attach_lost(self):
+        fake = self.attach_stub(False)
+        problems = kgdb.check_attach_at_prompt(kgdb.Rsp(fake.ours), lambda: b"")
+        self.assertEqual(len(problems), 1)
+        self.assertIn("no answer to qSupported", problems[0])
+
+    def test_packet_typed_into_the_console(self):
+        fake = self.attach_stub(True)
+        problems = kgdb.check_attach_at_prompt(
+            kgdb.Rsp(fake.ours), lambda: b"mutexos> qSupported:hwbreak+#")
+        self.assertEqual(problems, ["attaching at the prompt: the packet's bytes "
+                                    "reached the console"])
+
+
+class TestWatchSession(unittest.TestCase):
+    """What gdb printed with watchpoints, from a session on x86_64."""
+
+    OUTPUTS = [
+        "Hardware watchpoint 1: kgdb_test_watched\n",
+        "Thread 12 hit Hardware watchpoint 1: kgdb_test_watched\n\n"
+        "Old value = 41\nNew value = 42\n",
+        "(struct task_struct *) 0x17e840  pid 37 kgdb-watch/0 CPU 0\n",
+        "Thread 14 hit Hardware watchpoint 1: kgdb_test_watched\n\n"
+        "Old value = 42\nNew value = 43\n",
+        "(struct task_struct *) 0x17e840  pid 38 kgdb-watch/1 CPU 1\n",
+        "", "Hardware read watchpoint 2: kgdb_test_watched\n",
+        "Thread 15 hit Hardware read watchpoint 2: kgdb_test_watched\n\n"
+        "Value = 43\n",
+        "", "Hardware assisted breakpoint 3 at 0x138340\n",
+        "Thread 15 hit Breakpoint 3, kgdb_test_watch_here "
+        "(value=value@entry=44) at tests/kgdb_test.c:129\n",
+        "", "Hardware access (read/write) watchpoint 4: kgdb_test_watched\n",
+        "Thread 15 hit Hardware access (read/write) watchpoint 4: "
+        "kgdb_test_watched\n\nOld value = 43\nNew value = 44\n",
+        "", "",
+    ]
+
+    def out(self, outputs):
+        return "".join(f"{kgdb.MARK}{i}\n{text}" for i, text in enumerate(outputs))
+
+    def test_watchpoints_caught(self):
+        self.assertEqual(kgdb.match_session(self.out(self.OUTPUTS), kgdb.WATCH_SESSION), [])
+
+    def test_not_inserted(self):
+        outputs = list(self.OUTPUTS)
+        outputs[1] = ("Could not insert hardware watchpoint 1.\n"
+                      "Could not insert hardware breakpoints:\n")
+        problems = kgdb.match_session(self.out(outputs), kgdb.WATCH_SESSION)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'continue' printed no match", problems[0])
+
+    def test_stop_in_the_wrong_thread(self):
+        outputs = list(self.OUTPUTS)
+        outputs[4] = outputs[2]
+        problems = kgdb.match_session(self.out(outputs), kgdb.WATCH_SESSION)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'mx-current' printed no match", problems[0])
+
+    def test_the_session_follows_the_arch(self):
+        class Arch:
+            kgdb_watchpoints = False
+        self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE)
+        Arch.kgdb_watchpoints = True
+        self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION)
+
+
 class TestBacktraceAfterBreak(unittest.TestCase):
     """What gdb printed, shortened from real sessions on i386."""
 

@@ -48,26 +48,32 @@ class TestSplit(unittest.TestCase):
             data += chunk
         return data
 
-    def test_packets_to_gdb_text_to_console(self):
-        self.split.from_kernel(b"kgdb: waiting for gdb\r\n$T05thread:1;#")
+    def test_marked_packets_to_gdb_text_to_console(self):
+        self.split.from_kernel(b"kgdb: waiting for gdb\r\n\x10$T05thread:1;#")
         self.split.from_kernel(b"9b1 CPUs - up\r\n")
         self.assertEqual(self.console.getvalue(),
                          b"kgdb: waiting for gdb\r\n1 CPUs - up\r\n")
         self.assertEqual(self.client_got(), b"$T05thread:1;#9b")
 
-    def test_an_ack_only_for_a_packet_gdb_sent(self):
+    def test_marked_acks_in_the_middle_of_a_line(self):
+        self.client_sends(b"$qSupported#37")
+        # at the prompt, which ends no line: the stub's '-' asks again
+        self.split.from_kernel(b"mutexos> \x10-\x10+\x10$OK#9a")
+        self.assertEqual(self.kernel.data, b"$qSupported#37")
+        self.assertEqual(self.console.getvalue(), b"mutexos> ")
+        self.assertEqual(self.client_got(), b"-+$OK#9a")
+
+    def test_a_packet_in_a_line_a_breakpoint_cut(self):
+        self.split.from_kernel(b"smp: 2 CP\x10$T05thread:2;#9cUs online\r\n")
+        self.assertEqual(self.console.getvalue(), b"smp: 2 CPUs online\r\n")
+        self.assertEqual(self.client_got(), b"$T05thread:2;#9c")
+
+    def test_unmarked_packets_and_acks_are_text(self):
         self.client_sends(b"$c#63")
-        # the ack of 'c', then console text that starts with a '-'
-        self.split.from_kernel(b"+--- cut here ---\r\n-ok\r\n")
-        self.assertEqual(self.kernel.data, b"$c#63")
-        self.assertEqual(self.console.getvalue(), b"--- cut here ---\r\n-ok\r\n")
-        self.assertEqual(self.client_got(), b"+")
-
-    def test_a_dollar_inside_a_line_is_text(self):
-        self.split.from_kernel(b"price $5#00 today\r\n")
-        self.assertEqual(self.console.getvalue(), b"price $5#00 today\r\n")
+        self.split.from_kernel(b"$5#00 at line start\r\n+--- cut here ---\r\n")
+        self.assertEqual(self.console.getvalue(),
+                         b"$5#00 at line start\r\n+--- cut here ---\r\n")
         self.assertEqual(self.client_got(), b"")
-
 
 if __name__ == "__main__":
     unittest.main()

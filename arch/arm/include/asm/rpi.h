@@ -94,8 +94,14 @@ struct pt_regs;
 #ifdef CONFIG_KGDB
 /* An undefined instruction that may be the gdb stub's breakpoint. */
 bool arm_kgdb_trap(struct pt_regs *regs);
+/* An abort that is a debug event, gdb's hardware breakpoint or watchpoint. */
+bool arm_kgdb_debug_trap(struct pt_regs *regs, bool fetch);
 #else
 static inline bool arm_kgdb_trap(struct pt_regs *regs) { return false; }
+static inline bool arm_kgdb_debug_trap(struct pt_regs *regs, bool fetch)
+{
+	return false;
+}
 #endif
 
 #define SEMIHOST_SYS_WRITE0		0x04

@@ -32,6 +32,8 @@ struct pt_regs;
 #ifdef CONFIG_KGDB
 /* A breakpoint or single-step trap for the gdb stub: true if handled. */
 bool x86_kgdb_trap(struct pt_regs *regs);
+/* A debug trap from gdb's hardware breakpoints or watchpoints (DR0-DR3). */
+bool x86_kgdb_watch_trap(struct pt_regs *regs);
 #else
 static inline bool x86_kgdb_trap(struct pt_regs *regs) { return false; }
 #endif
