@@ -406,6 +406,37 @@ static void interrupt_race_is_reported(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "by interrupt on cpu 0"));
 }
 
+/*
+ * An __atomic builtin runs at the order its code asked for, no stronger:
+ * under KCSAN each is a call into the runtime, which once made every one
+ * seq_cst and so hid, on ARM and RISC-V, what a weaker order allows.
+ * Interrupts are off, so that no handler's atomic comes between.
+ */
+static void atomics_keep_their_order(struct kunit *test)
+{
+	static unsigned int flag;
+	unsigned int expected = 1, cpu;
+	unsigned long flags;
+	int ran[4];
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+	ran[0] = kcsan_atomic_order[cpu];
+	(void)__atomic_load_n(&flag, __ATOMIC_ACQUIRE);
+	ran[1] = kcsan_atomic_order[cpu];
+	__atomic_fetch_add(&flag, 1, __ATOMIC_RELAXED);
+	ran[2] = kcsan_atomic_order[cpu];
+	__atomic_compare_exchange_n(&flag, &expected, 3, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	ran[3] = kcsan_atomic_order[cpu];
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ran[0], __ATOMIC_RELEASE);
+	KUNIT_EXPECT_EQ(test, ran[1], __ATOMIC_ACQUIRE);
+	KUNIT_EXPECT_EQ(test, ran[2], __ATOMIC_RELAXED);
+	KUNIT_EXPECT_EQ(test, ran[3], __ATOMIC_ACQ_REL);
+}
+
 static void data_race_is_not_reported(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_racers(test, marked_increment,
@@ -430,6 +461,7 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(atomics_are_not_a_race),
 	KUNIT_CASE(atomic_ops_are_one_access),
 	KUNIT_CASE(interrupt_race_is_reported),
+	KUNIT_CASE(atomics_keep_their_order),
 	KUNIT_CASE(data_race_is_not_reported),
 	KUNIT_CASE(no_kcsan_function_is_not_reported),
 	{}

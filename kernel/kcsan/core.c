@@ -485,18 +485,104 @@ void __tsan_write_range(void *p, size_t size)
 }
 
 /*
- * The atomic builtins (__atomic_*) become calls too: each does its
- * operation, sequentially consistent whatever order it asked for, as a
- * marked access. The kernel uses only the 32-bit ones, and on 64-bit
- * arches the long ones.
+ * The atomic builtins (__atomic_*) become calls too, with the memory
+ * order the code asked for (the compiler's __ATOMIC_* values): each does
+ * its operation in that order, as a marked access. A builtin given an
+ * order that is not a constant takes it as seq_cst, so each order is
+ * spelled out; a stronger one than asked would hide, on ARM and RISC-V,
+ * an ordering bug the normal build has. The kernel uses only the 32-bit
+ * ones, and on 64-bit arches the long ones.
  */
+int kcsan_atomic_order[NR_CPUS];
+
+/* Records the order this CPU's atomic runs at (kcsan_atomic_order). */
+static int performs(int order)
+{
+	kcsan_atomic_order[current_thread_info()->cpu] = order;
+	return order;
+}
+
+/* The order of each kind that mo asks for; consume is acquire, as in GCC. */
+static int load_order(int mo)
+{
+	if (mo == __ATOMIC_RELAXED)
+		return performs(__ATOMIC_RELAXED);
+	if (mo == __ATOMIC_CONSUME || mo == __ATOMIC_ACQUIRE)
+		return performs(__ATOMIC_ACQUIRE);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+static int store_order(int mo)
+{
+	if (mo == __ATOMIC_RELAXED || mo == __ATOMIC_RELEASE)
+		return performs(mo);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+static int rmw_order(int mo)
+{
+	if (mo == __ATOMIC_CONSUME)
+		return performs(__ATOMIC_ACQUIRE);
+	if (mo >= __ATOMIC_RELAXED && mo < __ATOMIC_SEQ_CST)
+		return performs(mo);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+/* op(args..., order), with order the constant of what mo asks for. */
+#define AT_LOAD_ORDER(mo, op, ...) ({					\
+	int __o = load_order(mo);					\
+	__o == __ATOMIC_RELAXED ? op(__VA_ARGS__, __ATOMIC_RELAXED) :	\
+	__o == __ATOMIC_ACQUIRE ? op(__VA_ARGS__, __ATOMIC_ACQUIRE) :	\
+				  op(__VA_ARGS__, __ATOMIC_SEQ_CST);	\
+})
+
+#define AT_STORE_ORDER(mo, op, ...) do {				\
+	int __o = store_order(mo);					\
+									\
+	if (__o == __ATOMIC_RELAXED)					\
+		op(__VA_ARGS__, __ATOMIC_RELAXED);			\
+	else if (__o == __ATOMIC_RELEASE)				\
+		op(__VA_ARGS__, __ATOMIC_RELEASE);			\
+	else								\
+		op(__VA_ARGS__, __ATOMIC_SEQ_CST);			\
+} while (0)
+
+#define AT_RMW_ORDER(mo, op, ...) ({					\
+	int __o = rmw_order(mo);					\
+	__o == __ATOMIC_RELAXED ? op(__VA_ARGS__, __ATOMIC_RELAXED) :	\
+	__o == __ATOMIC_ACQUIRE ? op(__VA_ARGS__, __ATOMIC_ACQUIRE) :	\
+	__o == __ATOMIC_RELEASE ? op(__VA_ARGS__, __ATOMIC_RELEASE) :	\
+	__o == __ATOMIC_ACQ_REL ? op(__VA_ARGS__, __ATOMIC_ACQ_REL) :	\
+				  op(__VA_ARGS__, __ATOMIC_SEQ_CST);	\
+})
+
+/*
+ * A compare-exchange that fails only loads: at the success order with
+ * its release part dropped, the strongest a failure may have.
+ */
+#define AT_CAS_ORDER(mo, p, old, v) ({					\
+	int __o = rmw_order(mo);					\
+	__o == __ATOMIC_RELAXED ? CAS_AT(p, old, v, __ATOMIC_RELAXED,	\
+					 __ATOMIC_RELAXED) :		\
+	__o == __ATOMIC_ACQUIRE ? CAS_AT(p, old, v, __ATOMIC_ACQUIRE,	\
+					 __ATOMIC_ACQUIRE) :		\
+	__o == __ATOMIC_RELEASE ? CAS_AT(p, old, v, __ATOMIC_RELEASE,	\
+					 __ATOMIC_RELAXED) :		\
+	__o == __ATOMIC_ACQ_REL ? CAS_AT(p, old, v, __ATOMIC_ACQ_REL,	\
+					 __ATOMIC_ACQUIRE) :		\
+				  CAS_AT(p, old, v, __ATOMIC_SEQ_CST,	\
+					 __ATOMIC_SEQ_CST);		\
+})
+#define CAS_AT(p, old, v, mo, fail_mo) \
+	__atomic_compare_exchange_n(p, old, v, false, mo, fail_mo)
+
 #define DEFINE_TSAN_ATOMIC_RMW(bits, op, builtin)			\
 u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo); \
 u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	return builtin(p, v, __ATOMIC_SEQ_CST);				\
+	return AT_RMW_ORDER(mo, builtin, p, v);				\
 }
 
 #define DEFINE_TSAN_ATOMIC(bits)					\
@@ -504,14 +590,14 @@ u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo);	\
 u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo)	\
 {									\
 	check_access((unsigned long)p, bits / 8, KCSAN_MARKED, FP());	\
-	return __atomic_load_n(p, __ATOMIC_SEQ_CST);			\
+	return AT_LOAD_ORDER(mo, __atomic_load_n, p);			\
 }									\
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo); \
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);			\
+	AT_STORE_ORDER(mo, __atomic_store_n, p, v);			\
 }									\
 int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
 		u##bits *old, u##bits v, int mo, int fail_mo);		\
@@ -520,8 +606,7 @@ int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	return __atomic_compare_exchange_n(p, old, v, false,		\
-			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+	return AT_CAS_ORDER(mo, p, old, v);				\
 }									\
 DEFINE_TSAN_ATOMIC_RMW(bits, exchange, __atomic_exchange_n)		\
 DEFINE_TSAN_ATOMIC_RMW(bits, fetch_add, __atomic_fetch_add)		\
