@@ -19,6 +19,11 @@ extern unsigned int kcsan_udelay;
 /* Races seen (printed or rate-limited) and reports printed, since boot. */
 extern unsigned long kcsan_races_seen;
 extern unsigned long kcsan_reports_printed;
+/*
+ * Per CPU: the memory order (__ATOMIC_*) the last __atomic builtin ran
+ * at, which is the one its code asked for; for the tests.
+ */
+extern int kcsan_atomic_order[];
 
 /*
  * Until kcsan_exclusive_end(), only one CPU at a time touches these

@@ -23,14 +23,22 @@
 #define HARDIRQ_MASK		0x00ff0000
 #define PREEMPT_ACTIVE		0x10000000
 
-#define preempt_count()		(current_thread_info()->preempt_count)
+/*
+ * An interrupt raises the count of the task it interrupts and lowers it
+ * again before it returns: the task never sees a value it did not set.
+ * That race with its own CPU's handlers is intended, so every access is
+ * marked, as arm64 does in Linux, and the race detector's interrupt
+ * watcher does not report it.
+ */
+#define preempt_count()		READ_ONCE(current_thread_info()->preempt_count)
 #define hardirq_count()		(preempt_count() & HARDIRQ_MASK)
 #define in_irq()		(hardirq_count() != 0)
 #define in_interrupt()		((preempt_count() & (HARDIRQ_MASK | SOFTIRQ_MASK)) != 0)
 #define in_atomic()		((preempt_count() & ~PREEMPT_ACTIVE) != 0)
 
-#define preempt_count_add(n)	do { preempt_count() += (n); barrier(); } while (0)
-#define preempt_count_sub(n)	do { barrier(); preempt_count() -= (n); } while (0)
+#define preempt_count_set(v)	WRITE_ONCE(current_thread_info()->preempt_count, (v))
+#define preempt_count_add(n)	do { preempt_count_set(preempt_count() + (n)); barrier(); } while (0)
+#define preempt_count_sub(n)	do { barrier(); preempt_count_set(preempt_count() - (n)); } while (0)
 
 void preempt_schedule(void);
 

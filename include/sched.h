@@ -128,10 +128,13 @@ extern spinlock_t task_list_lock;
 /*
  * Setting the state before testing the wakeup condition needs a full
  * barrier, so that the waker cannot see the old state after we tested.
+ * Pollers read a task's state (and on_rq, on_cpu) with READ_ONCE and no
+ * lock, so every store of them is a WRITE_ONCE: a plain one may be torn
+ * or repeated, and the race detector reports it (docs/kcsan.md).
  */
-#define __set_current_state(s)	do { current->state = (s); } while (0)
+#define __set_current_state(s)	WRITE_ONCE(current->state, (s))
 #define set_current_state(s)	smp_store_mb(current->state, (s))
-#define __set_task_state(t, s)	do { (t)->state = (s); } while (0)
+#define __set_task_state(t, s)	WRITE_ONCE((t)->state, (s))
 
 void sched_init(void);
 void sched_init_secondary(unsigned int cpu);

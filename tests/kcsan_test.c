@@ -4,7 +4,9 @@
  * one plain counter are reported, naming both functions; the same
  * counter under a spinlock, a mutex, with atomics, inside data_race() or
  * in a __no_kcsan function is not; nor is a contended mutex's wait list,
- * watched as exclusive to its wait_lock.
+ * watched as exclusive to its wait_lock. With the interrupt watcher, a
+ * task and a timer callback on one CPU touching one counter are
+ * reported too.
  *
  * A race is caught only when a sampled access is watched while the other
  * CPU touches the counter, so the provoking cases try for a bounded
@@ -20,6 +22,7 @@
 #include <mutex.h>
 #include <printk.h>
 #include <spinlock.h>
+#include <timer.h>
 #include "helpers.h"
 
 #define RACE_TRIES	2000
@@ -142,6 +145,20 @@ static noinline void lab_atomic_ops(void)
 	atomic_inc(&lab_atomics.sum);
 }
 
+/* The task's side of the race with an interrupt: the counter, plainly. */
+static noinline void task_increment(void)
+{
+	counter++;
+}
+
+/* The interrupt's side: a timer callback, on the boot CPU's tick. */
+static noinline void tick_increment(struct timer_list *t)
+{
+	counter++;
+	if (!READ_ONCE(stop))
+		mod_timer(t, jiffies + 1);
+}
+
 static noinline void marked_increment(void)
 {
 	/* a statistic that may lose counts: the test says it may */
@@ -174,6 +191,16 @@ static bool racers_done(struct racer *r, int n)
 }
 
 /*
+ * A case that changes the detector's settings before run_racers() skips
+ * first, so that a one-CPU boot does not keep them for its later suites.
+ */
+static void need_two_cpus(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "a race needs two CPUs");
+}
+
+/*
  * Runs n racers, bound to the CPUs in turn: the even ones call step_a,
  * the odd ones step_b, each up to limit times, until done or
  * (until_race) a race is seen. Returns the races seen.
@@ -186,8 +213,7 @@ static unsigned long run_racers(struct kunit *test, void (*step_a)(void),
 	unsigned long seen = READ_ONCE(kcsan_races_seen);
 	struct workers w;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "a race needs two CPUs");
+	need_two_cpus(test);
 	counter = 0;
 	WRITE_ONCE(stop, false);
 	for (int i = 0; i < n; i++)
@@ -243,6 +269,7 @@ static void exclusive_range_reports_marked_accesses(struct kunit *test)
 {
 	unsigned long pos = printk_log_pos();
 
+	need_two_cpus(test);
 	kunit_expect_reports(test);
 	kcsan_exclusive_begin(&counter, sizeof(counter));
 	KUNIT_EXPECT_GT(test, run_racers(test, marked_store, marked_load, 2,
@@ -298,6 +325,7 @@ static void mutex_wait_list_is_not_a_race(struct kunit *test)
 	unsigned int stall = kcsan_udelay;
 	int n = min(3 * (int)num_online_cpus(), MAX_RACERS);
 
+	need_two_cpus(test);
 	WRITE_ONCE(kcsan_udelay, max(stall, (unsigned int)WAIT_STALL_US));
 	kcsan_exclusive_begin(&counter_mutex.wait_list,
 			      sizeof(counter_mutex.wait_list));
@@ -329,6 +357,7 @@ static void atomic_ops_are_one_access(struct kunit *test)
 {
 	int n = quiet_racers();
 
+	need_two_cpus(test);
 	atomic_set(&lab_atomics.sum, 0);
 	kcsan_exclusive_begin(&lab_atomics, sizeof(lab_atomics));
 	KUNIT_EXPECT_EQ(test, run_racers(test, lab_atomic_ops, lab_atomic_ops,
@@ -336,6 +365,76 @@ static void atomic_ops_are_one_access(struct kunit *test)
 	kcsan_exclusive_end();
 	KUNIT_EXPECT_EQ(test, atomic_read(&lab_atomics.sum),
 			3 * n * ATOMIC_OPS_TRIES);
+}
+
+/*
+ * A task and an interrupt handler on one CPU: a racer bound to CPU 0,
+ * whose tick runs the timers, increments the counter while a timer
+ * callback does so every tick. A task's stall keeps interrupts on with
+ * the interrupt watcher, so a tick in it hits the watchpoint; without,
+ * one CPU never sees its own handler.
+ */
+static void interrupt_race_is_reported(struct kunit *test)
+{
+	unsigned long seen = READ_ONCE(kcsan_races_seen);
+	unsigned long pos = printk_log_pos();
+	struct racer r = { .step = task_increment, .limit = tries(RACE_TRIES) };
+	struct timer_list tick;
+	struct workers w;
+
+#ifndef CONFIG_KCSAN_INTERRUPT_WATCHER
+	kunit_skip(test, "one CPU sees its own interrupts only with "
+		   "CONFIG_KCSAN_INTERRUPT_WATCHER=y");
+#endif
+	kunit_expect_reports(test);
+	counter = 0;
+	WRITE_ONCE(stop, false);
+	timer_setup(&tick, tick_increment, 0);
+	mod_timer(&tick, jiffies + 1);
+	KUNIT_ASSERT_EQ(test, workers_start(&w, 1, race, &r, sizeof(r), true,
+					    "racer"), 1);
+	while (READ_ONCE(kcsan_races_seen) == seen && !racers_done(&r, 1))
+		schedule_timeout_uninterruptible(1);
+	WRITE_ONCE(stop, true);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	del_timer_sync(&tick);
+	kunit_info(test, "%lu calls, kcsan.skip=%u kcsan.udelay=%u", r.done,
+		   kcsan_skip, kcsan_udelay);
+	KUNIT_EXPECT_GT(test, READ_ONCE(kcsan_races_seen) - seen, 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"BUG: KCSAN: data-race in task_increment / tick_increment"));
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "by interrupt on cpu 0"));
+}
+
+/*
+ * An __atomic builtin runs at the order its code asked for, no stronger:
+ * under KCSAN each is a call into the runtime, which once made every one
+ * seq_cst and so hid, on ARM and RISC-V, what a weaker order allows.
+ * Interrupts are off, so that no handler's atomic comes between.
+ */
+static void atomics_keep_their_order(struct kunit *test)
+{
+	static unsigned int flag;
+	unsigned int expected = 1, cpu;
+	unsigned long flags;
+	int ran[4];
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+	ran[0] = kcsan_atomic_order[cpu];
+	(void)__atomic_load_n(&flag, __ATOMIC_ACQUIRE);
+	ran[1] = kcsan_atomic_order[cpu];
+	__atomic_fetch_add(&flag, 1, __ATOMIC_RELAXED);
+	ran[2] = kcsan_atomic_order[cpu];
+	__atomic_compare_exchange_n(&flag, &expected, 3, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	ran[3] = kcsan_atomic_order[cpu];
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ran[0], __ATOMIC_RELEASE);
+	KUNIT_EXPECT_EQ(test, ran[1], __ATOMIC_ACQUIRE);
+	KUNIT_EXPECT_EQ(test, ran[2], __ATOMIC_RELAXED);
+	KUNIT_EXPECT_EQ(test, ran[3], __ATOMIC_ACQ_REL);
 }
 
 static void data_race_is_not_reported(struct kunit *test)
@@ -361,6 +460,8 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(mutex_wait_list_is_not_a_race),
 	KUNIT_CASE(atomics_are_not_a_race),
 	KUNIT_CASE(atomic_ops_are_one_access),
+	KUNIT_CASE(interrupt_race_is_reported),
+	KUNIT_CASE(atomics_keep_their_order),
 	KUNIT_CASE(data_race_is_not_reported),
 	KUNIT_CASE(no_kcsan_function_is_not_reported),
 	{}

@@ -182,12 +182,12 @@ static void hung_task_reported(struct kunit *test)
 	struct task_struct *t;
 
 	kunit_expect_reports(test);
-	sysctl_hung_task_timeout_secs = 1;
+	WRITE_ONCE(sysctl_hung_task_timeout_secs, 1);
 	t = kthread_run(sleep_uninterruptible, NULL, "sleepy");
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	while (READ_ONCE(hung_task_reports) == before && time_before(jiffies, end))
 		msleep(10);
-	sysctl_hung_task_timeout_secs = saved;
+	WRITE_ONCE(sysctl_hung_task_timeout_secs, saved);
 	KUNIT_EXPECT_GE(test, hung_task_reports, before + 1);
 	wake_up_process(t);
 	kthread_join(t);

@@ -20,6 +20,11 @@
  * may touch, such as a mutex's wait list under its wait_lock, which a
  * forgetful caller may read with READ_ONCE.
  *
+ * With CONFIG_KCSAN_INTERRUPT_WATCHER a task's stall keeps interrupts on,
+ * and a handler on the same CPU that touches the watched bytes is a
+ * race too; a handler has a disable count of its own (per CPU), so that
+ * a task's, raised for the stall, does not hide the handler's accesses.
+ *
  * Nothing here is instrumented (kernel/kcsan/Kbuild), and nothing
  * before kcsan_init() is watched: the per-CPU state that the runtime
  * reads (thread_info's cpu) is set up only then on every CPU.
@@ -29,6 +34,7 @@
 #include <arch.h>
 #include <irqflags.h>
 #include <kcsan.h>
+#include <preempt.h>
 #include <sched.h>
 #include <smp.h>
 #include <time.h>
@@ -63,6 +69,7 @@ struct kcsan_watchpoint {
 	unsigned int size;
 	bool write;
 	bool assert;		/* any access conflicts, marked or not */
+	bool irq;		/* armed by an interrupt handler */
 	int cpu;
 	struct kcsan_access other;
 };
@@ -81,6 +88,8 @@ static struct kcsan_watchpoint exclusive_wp;
 /* Per CPU: accesses left until the next watch, and its random state. */
 static long skip_left[NR_CPUS];
 static u32 rand_state[NR_CPUS];
+/* Per CPU: the disable count of interrupt handlers (a task's is its own). */
+static unsigned int irq_disable[NR_CPUS];
 
 /* The kinds of access, as the entry points pass them. */
 #define KCSAN_WRITE		1
@@ -130,6 +139,7 @@ static void fill_access(struct kcsan_access *a, unsigned long addr,
 	a->write = type & KCSAN_WRITE;
 	a->marked = type & KCSAN_MARKED;
 	a->assert = type & KCSAN_ASSERT;
+	a->irq = in_irq();
 	a->cpu = ti->cpu;
 	a->pid = ti->task->pid;
 	memcpy(a->comm, ti->task->comm, sizeof(a->comm));
@@ -140,6 +150,17 @@ static bool overlaps(unsigned long a, unsigned int asize, unsigned long b,
 		     unsigned int bsize)
 {
 	return a < b + bsize && b < a + asize;
+}
+
+/*
+ * Whether the access can race with the watcher: another CPU's, or an
+ * interrupt handler's on the watching task's CPU (which reaches here
+ * only with the interrupt watcher, whose stall lets it in).
+ */
+static bool other_context(const struct kcsan_watchpoint *wp)
+{
+	return wp->cpu != (int)current_thread_info()->cpu ||
+	       (in_irq() && !wp->irq);
 }
 
 /*
@@ -154,7 +175,7 @@ static bool consume_watchpoint(struct kcsan_watchpoint *wp, unsigned long addr,
 
 	if ((word & WP_STATE_MASK) != WP_ARMED)
 		return false;
-	if (wp->cpu == (int)current_thread_info()->cpu ||
+	if (!other_context(wp) ||
 	    !overlaps(wp->addr, wp->size, addr, size) ||
 	    !(wp->write || wp->assert || (type & (KCSAN_WRITE | KCSAN_ASSERT))))
 		return false;
@@ -204,6 +225,35 @@ static bool read_value(unsigned long addr, unsigned int size, u64 *val)
 	       !arch_copy_nofault(val, (const void *)addr, size);
 }
 
+/*
+ * The stall with the watchpoint armed. With the interrupt watcher, a
+ * task whose interrupts were on takes them for the stall, so that a
+ * handler on this CPU can hit the watchpoint; preemption stays off, so
+ * that no other task runs here meanwhile and the task stays on this CPU
+ * (the resched a tick asks for waits for the next preemption point).
+ */
+#ifdef CONFIG_KCSAN_INTERRUPT_WATCHER
+#define INTERRUPT_WATCHER	true
+#else
+#define INTERRUPT_WATCHER	true
+#endif
+
+static void stall(unsigned long flags)
+{
+	bool irqs_on = INTERRUPT_WATCHER && !in_irq() &&
+		       !arch_irqs_disabled_flags(flags);
+
+	if (irqs_on) {
+		preempt_disable();
+		arch_local_irq_restore(flags);
+	}
+	udelay(READ_ONCE(kcsan_udelay));
+	if (irqs_on) {
+		arch_local_irq_disable();
+		preempt_enable_no_resched();
+	}
+}
+
 /* The CPU that hit our watchpoint is filling in its side: not for long. */
 static void wait_filled(struct kcsan_watchpoint *wp)
 {
@@ -218,7 +268,7 @@ static void wait_filled(struct kcsan_watchpoint *wp)
  * exclusive range arms that range's watchpoint, over the whole range.
  */
 static void watch(unsigned long addr, unsigned int size, int type,
-		  unsigned long fp)
+		  unsigned long fp, unsigned long flags)
 {
 	bool exclusive = type & KCSAN_ASSERT;
 	struct kcsan_watchpoint *wp = exclusive ? &exclusive_wp :
@@ -238,12 +288,13 @@ static void watch(unsigned long addr, unsigned int size, int type,
 	wp->size = exclusive ? exclusive_end - exclusive_start : size;
 	wp->write = type & KCSAN_WRITE;
 	wp->assert = type & KCSAN_ASSERT;
+	wp->irq = in_irq();
 	wp->cpu = current_thread_info()->cpu;
 	armed = wp_with_state(word, WP_ARMED);
 	wp_set(wp, armed);
 
 	changed = read_value(addr, size, &old);
-	udelay(READ_ONCE(kcsan_udelay));
+	stall(flags);
 	changed = changed && read_value(addr, size, &new) && old != new;
 
 	hit = !wp_move(wp, armed, word);
@@ -273,29 +324,43 @@ static bool watch_this(unsigned int cpu, unsigned long addr, int type)
 }
 
 /*
+ * The disable count of what runs: an interrupt handler's, per CPU, or
+ * the task's. The handler runs on the task's thread_info, whose count
+ * the task may have raised (in the runtime, inside data_race()).
+ */
+static unsigned int *disable_count(struct thread_info *ti)
+{
+	return in_irq() ? &irq_disable[ti->cpu] : &ti->kcsan_disable;
+}
+
+/*
  * Every instrumented access comes here. Interrupts stay off while the
- * runtime works, and the task's kcsan_disable count is raised, so that
- * nothing it calls (udelay, printk) comes back in, and the CPU number
- * stays true.
+ * runtime works (but in the interrupt watcher's stall), and the disable
+ * count is raised, so that nothing it calls (udelay, printk) comes back
+ * in, and the CPU number stays true.
  */
 static __always_inline void check_access(unsigned long addr,
 					 unsigned int size, int type,
 					 unsigned long fp)
 {
 	struct thread_info *ti = current_thread_info();
+	unsigned int *disabled;
 	unsigned long flags;
 
-	if (!READ_ONCE(kcsan_enabled) || ti->kcsan_disable || !size)
+	if (!READ_ONCE(kcsan_enabled) || !size)
+		return;
+	disabled = disable_count(ti);
+	if (*disabled)
 		return;
 	if (addr < READ_ONCE(exclusive_end) &&
 	    addr + size > READ_ONCE(exclusive_start))
 		type |= KCSAN_ASSERT;
 	flags = arch_local_irq_save();
-	ti->kcsan_disable++;
+	(*disabled)++;
 	if (!find_watchpoint(addr, size, type, fp) &&
 	    watch_this(ti->cpu, addr, type))
-		watch(addr, size, type, fp);
-	ti->kcsan_disable--;
+		watch(addr, size, type, fp, flags);
+	(*disabled)--;
 	arch_local_irq_restore(flags);
 }
 
@@ -313,14 +378,14 @@ void kcsan_exclusive_end(void)
 
 void kcsan_disable_current(void)
 {
-	current_thread_info()->kcsan_disable++;
+	(*disable_count(current_thread_info()))++;
 	barrier();
 }
 
 void kcsan_enable_current(void)
 {
 	barrier();
-	current_thread_info()->kcsan_disable--;
+	(*disable_count(current_thread_info()))--;
 }
 
 void kcsan_init(void)
@@ -420,18 +485,104 @@ void __tsan_write_range(void *p, size_t size)
 }
 
 /*
- * The atomic builtins (__atomic_*) become calls too: each does its
- * operation, sequentially consistent whatever order it asked for, as a
- * marked access. The kernel uses only the 32-bit ones, and on 64-bit
- * arches the long ones.
+ * The atomic builtins (__atomic_*) become calls too, with the memory
+ * order the code asked for (the compiler's __ATOMIC_* values): each does
+ * its operation in that order, as a marked access. A builtin given an
+ * order that is not a constant takes it as seq_cst, so each order is
+ * spelled out; a stronger one than asked would hide, on ARM and RISC-V,
+ * an ordering bug the normal build has. The kernel uses only the 32-bit
+ * ones, and on 64-bit arches the long ones.
  */
+int kcsan_atomic_order[NR_CPUS];
+
+/* Records the order this CPU's atomic runs at (kcsan_atomic_order). */
+static int performs(int order)
+{
+	kcsan_atomic_order[current_thread_info()->cpu] = order;
+	return order;
+}
+
+/* The order of each kind that mo asks for; consume is acquire, as in GCC. */
+static int load_order(int mo)
+{
+	if (mo == __ATOMIC_RELAXED)
+		return performs(__ATOMIC_RELAXED);
+	if (mo == __ATOMIC_CONSUME || mo == __ATOMIC_ACQUIRE)
+		return performs(__ATOMIC_ACQUIRE);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+static int store_order(int mo)
+{
+	if (mo == __ATOMIC_RELAXED || mo == __ATOMIC_RELEASE)
+		return performs(mo);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+static int rmw_order(int mo)
+{
+	if (mo == __ATOMIC_CONSUME)
+		return performs(__ATOMIC_ACQUIRE);
+	if (mo >= __ATOMIC_RELAXED && mo < __ATOMIC_SEQ_CST)
+		return performs(mo);
+	return performs(__ATOMIC_SEQ_CST);
+}
+
+/* op(args..., order), with order the constant of what mo asks for. */
+#define AT_LOAD_ORDER(mo, op, ...) ({					\
+	int __o = load_order(mo);					\
+	__o == __ATOMIC_RELAXED ? op(__VA_ARGS__, __ATOMIC_RELAXED) :	\
+	__o == __ATOMIC_ACQUIRE ? op(__VA_ARGS__, __ATOMIC_ACQUIRE) :	\
+				  op(__VA_ARGS__, __ATOMIC_SEQ_CST);	\
+})
+
+#define AT_STORE_ORDER(mo, op, ...) do {				\
+	int __o = store_order(mo);					\
+									\
+	if (__o == __ATOMIC_RELAXED)					\
+		op(__VA_ARGS__, __ATOMIC_RELAXED);			\
+	else if (__o == __ATOMIC_RELEASE)				\
+		op(__VA_ARGS__, __ATOMIC_RELEASE);			\
+	else								\
+		op(__VA_ARGS__, __ATOMIC_SEQ_CST);			\
+} while (0)
+
+#define AT_RMW_ORDER(mo, op, ...) ({					\
+	int __o = rmw_order(mo);					\
+	__o == __ATOMIC_RELAXED ? op(__VA_ARGS__, __ATOMIC_RELAXED) :	\
+	__o == __ATOMIC_ACQUIRE ? op(__VA_ARGS__, __ATOMIC_ACQUIRE) :	\
+	__o == __ATOMIC_RELEASE ? op(__VA_ARGS__, __ATOMIC_RELEASE) :	\
+	__o == __ATOMIC_ACQ_REL ? op(__VA_ARGS__, __ATOMIC_ACQ_REL) :	\
+				  op(__VA_ARGS__, __ATOMIC_SEQ_CST);	\
+})
+
+/*
+ * A compare-exchange that fails only loads: at the success order with
+ * its release part dropped, the strongest a failure may have.
+ */
+#define AT_CAS_ORDER(mo, p, old, v) ({					\
+	int __o = rmw_order(mo);					\
+	__o == __ATOMIC_RELAXED ? CAS_AT(p, old, v, __ATOMIC_RELAXED,	\
+					 __ATOMIC_RELAXED) :		\
+	__o == __ATOMIC_ACQUIRE ? CAS_AT(p, old, v, __ATOMIC_ACQUIRE,	\
+					 __ATOMIC_ACQUIRE) :		\
+	__o == __ATOMIC_RELEASE ? CAS_AT(p, old, v, __ATOMIC_RELEASE,	\
+					 __ATOMIC_RELAXED) :		\
+	__o == __ATOMIC_ACQ_REL ? CAS_AT(p, old, v, __ATOMIC_ACQ_REL,	\
+					 __ATOMIC_ACQUIRE) :		\
+				  CAS_AT(p, old, v, __ATOMIC_SEQ_CST,	\
+					 __ATOMIC_SEQ_CST);		\
+})
+#define CAS_AT(p, old, v, mo, fail_mo) \
+	__atomic_compare_exchange_n(p, old, v, false, mo, fail_mo)
+
 #define DEFINE_TSAN_ATOMIC_RMW(bits, op, builtin)			\
 u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo); \
 u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	return builtin(p, v, __ATOMIC_SEQ_CST);				\
+	return AT_RMW_ORDER(mo, builtin, p, v);				\
 }
 
 #define DEFINE_TSAN_ATOMIC(bits)					\
@@ -439,14 +590,14 @@ u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo);	\
 u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo)	\
 {									\
 	check_access((unsigned long)p, bits / 8, KCSAN_MARKED, FP());	\
-	return __atomic_load_n(p, __ATOMIC_SEQ_CST);			\
+	return AT_LOAD_ORDER(mo, __atomic_load_n, p);			\
 }									\
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo); \
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);			\
+	AT_STORE_ORDER(mo, __atomic_store_n, p, v);			\
 }									\
 int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
 		u##bits *old, u##bits v, int mo, int fail_mo);		\
@@ -455,8 +606,7 @@ int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
 {									\
 	check_access((unsigned long)p, bits / 8,			\
 		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
-	return __atomic_compare_exchange_n(p, old, v, false,		\
-			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+	return AT_CAS_ORDER(mo, p, old, v);				\
 }									\
 DEFINE_TSAN_ATOMIC_RMW(bits, exchange, __atomic_exchange_n)		\
 DEFINE_TSAN_ATOMIC_RMW(bits, fetch_add, __atomic_fetch_add)		\

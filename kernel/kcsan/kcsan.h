@@ -15,8 +15,9 @@ struct kcsan_access {
 	bool write;
 	bool marked;		/* READ_ONCE, WRITE_ONCE, an atomic */
 	bool assert;		/* in kcsan_exclusive_begin()'s range */
+	bool irq;		/* by an interrupt handler, on that CPU */
 	int cpu;
-	pid_t pid;
+	pid_t pid;		/* the task it interrupted, if irq */
 	char comm[TASK_COMM_LEN];
 	unsigned int depth;
 	unsigned long stack[KCSAN_STACK_DEPTH];	/* stack[0]: the access */

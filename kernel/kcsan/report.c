@@ -14,6 +14,8 @@
  *    ...
  *   value changed: 0x00000007 -> 0x00000008
  *
+ * An interrupt handler's side reads "by interrupt on cpu 0" instead.
+ *
  * The two function names are in alphabetical order, so that a race reads
  * the same whichever side watched. A pair of places reported in the last
  * KCSAN_REPORT_GAP_NS is counted but not printed again.
@@ -108,9 +110,14 @@ static void print_access(const struct kcsan_access *a, const char *prefix)
 {
 	unsigned int i;
 
-	printk("%s%s to 0x%0*lx of %u bytes by task %d (%s) on cpu %d:\n",
-	       prefix, access_kind(a), (int)(2 * sizeof(long)), a->addr,
-	       a->size, a->pid, a->comm, a->cpu);
+	if (a->irq)
+		printk("%s%s to 0x%0*lx of %u bytes by interrupt on cpu %d:\n",
+		       prefix, access_kind(a), (int)(2 * sizeof(long)),
+		       a->addr, a->size, a->cpu);
+	else
+		printk("%s%s to 0x%0*lx of %u bytes by task %d (%s) on cpu %d:\n",
+		       prefix, access_kind(a), (int)(2 * sizeof(long)),
+		       a->addr, a->size, a->pid, a->comm, a->cpu);
 	for (i = 0; i < a->depth; i++)
 		printk(" [<%0*lx>] %pS\n", (int)(2 * sizeof(long)),
 		       a->stack[i], (void *)a->stack[i]);

@@ -172,7 +172,8 @@ static bool chain_closes(struct rt_mutex *lock, unsigned int *depth)
  */
 static void set_owner(struct rt_mutex *lock, struct task_struct *owner)
 {
-	lock->owner = owner;
+	/* rt_mutex_is_locked() reads the owner without pi_lock. */
+	WRITE_ONCE(lock->owner, owner);
 	list_add_tail(&lock->held_list, &owner->held_rt_mutexes);
 }
 
@@ -346,7 +347,7 @@ static void release(struct rt_mutex *lock)
 	if (top)
 		hand_over(lock, top);
 	else
-		lock->owner = NULL;
+		WRITE_ONCE(lock->owner, NULL);
 	propagate(current);
 }
 

@@ -19,7 +19,7 @@ static void report_hung(struct task_struct *p)
 	hung_task_reports++;
 	report_mark_start();
 	printk("INFO: task %s:%d blocked for more than %lu seconds.\n",
-	       p->comm, p->pid, sysctl_hung_task_timeout_secs);
+	       p->comm, p->pid, READ_ONCE(sysctl_hung_task_timeout_secs));
 	show_task(p);
 	show_stack(p);
 	report_mark_end();
@@ -29,28 +29,37 @@ static void report_hung(struct task_struct *p)
  * A task counts as hung when it is in D state, not on a run queue, slept
  * long enough, and was not reported for this same sleep already (the
  * sleep's start is remembered in hung_last_switches).
+ *
+ * The scheduler changes these fields under rq_lock, which we do not
+ * take: each is read once, marked, as its writer stores it. A task that
+ * wakes and sleeps again between two reads shows a new sleep_start with
+ * the old state, which is a sleep too short to count: never a false
+ * report.
  */
 static bool is_hung(struct task_struct *p, unsigned long limit)
 {
-	if (p->state != TASK_UNINTERRUPTIBLE || p->on_rq)
+	unsigned long slept;
+
+	if (READ_ONCE(p->state) != TASK_UNINTERRUPTIBLE || READ_ONCE(p->on_rq))
 		return false;
-	if (!p->nvcsw && !p->nivcsw)	/* created but never started */
+	if (!READ_ONCE(p->nvcsw) && !READ_ONCE(p->nivcsw))
+		return false;		/* created but never started */
+	slept = READ_ONCE(p->sleep_start);
+	if (p->hung_last_switches == slept + 1)
 		return false;
-	if (p->hung_last_switches == p->sleep_start + 1)
-		return false;
-	return time_after(jiffies, p->sleep_start + limit);
+	return time_after(jiffies, slept + limit);
 }
 
 static void check_hung_tasks(void)
 {
-	unsigned long limit = sysctl_hung_task_timeout_secs * HZ;
+	unsigned long limit = READ_ONCE(sysctl_hung_task_timeout_secs) * HZ;
 	struct task_struct *p;
 	unsigned long flags;
 
 	spin_lock_irqsave(&task_list_lock, flags);
 	list_for_each_entry(p, &task_list, tasks) {
 		if (is_hung(p, limit)) {
-			p->hung_last_switches = p->sleep_start + 1;
+			p->hung_last_switches = READ_ONCE(p->sleep_start) + 1;
 			report_hung(p);
 		}
 	}
@@ -77,7 +86,8 @@ static int khungtaskd(void *unused)
 		mod_timer(&tick, jiffies + HZ);
 		schedule();
 		del_timer_sync(&tick);
-		if (sysctl_hung_task_timeout_secs)
+		/* a test sets the limit while we run (sched_test.c) */
+		if (READ_ONCE(sysctl_hung_task_timeout_secs))
 			check_hung_tasks();
 	}
 	return 0;

@@ -187,11 +187,11 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state,
 	if (p->state & state) {
 		trace_sched_wakeup(p);
 		note_wakeup(p, ip);
-		p->state = TASK_RUNNING;
+		WRITE_ONCE(p->state, TASK_RUNNING);
 		woken = 1;
 		cpu_rqs[smp_processor_id()].nr_wakeups++;
 		if (!p->on_rq) {
-			p->on_rq = 1;
+			WRITE_ONCE(p->on_rq, 1);
 			enqueue(p, false);
 			check_preempt(p);
 		}
@@ -259,7 +259,7 @@ static void finish_task_switch(struct task_struct *prev)
 {
 	bool dead = prev->state == EXIT_ZOMBIE;
 
-	prev->on_cpu = 0;
+	WRITE_ONCE(prev->on_cpu, 0);
 	arch_spin_unlock(&rq_lock);
 	arch_local_irq_enable();
 	if (dead)
@@ -290,10 +290,10 @@ static void __schedule(void)
 	if (prev->state != TASK_RUNNING &&
 	    !(preempt_count() & PREEMPT_ACTIVE)) {
 		if ((prev->state & TASK_INTERRUPTIBLE) && signal_pending(prev)) {
-			prev->state = TASK_RUNNING;
+			WRITE_ONCE(prev->state, TASK_RUNNING);
 		} else {
-			prev->on_rq = 0;
-			prev->sleep_start = jiffies;
+			WRITE_ONCE(prev->on_rq, 0);
+			WRITE_ONCE(prev->sleep_start, jiffies);
 		}
 	}
 	if (prev->on_rq && !prev->idle)
@@ -317,12 +317,13 @@ static void __schedule(void)
 	/* A real-time task pushed off this CPU may outrank another's. */
 	if (prev->on_rq && rt_task(prev))
 		check_preempt(prev);
+	/* WRITE_ONCE: khungtaskd and tests read the counts unlocked. */
 	if (prev->on_rq)
-		prev->nivcsw++;
+		WRITE_ONCE(prev->nivcsw, prev->nivcsw + 1);
 	else
-		prev->nvcsw++;
+		WRITE_ONCE(prev->nvcsw, prev->nvcsw + 1);
 	account_switch(rq, prev);
-	next->on_cpu = 1;
+	WRITE_ONCE(next->on_cpu, 1);
 	next->thread_info->cpu = cpu;
 	rq->curr = next;
 	trace_sched_switch(prev, next);
@@ -465,7 +466,7 @@ static void __set_prio(struct task_struct *p, int prio)
 
 	if (prio == old)
 		return;
-	p->prio = prio;
+	WRITE_ONCE(p->prio, prio);	/* tests poll it unlocked */
 	if (p->on_rq && !p->on_cpu) {
 		list_del(&p->run_list);
 		enqueue(p, false);
@@ -656,7 +657,7 @@ void sched_show_queue(void)
 /* Called with interrupts off by do_exit(): never returns. */
 void __noreturn sched_exit_current(void)
 {
-	current->state = EXIT_ZOMBIE;
+	WRITE_ONCE(current->state, EXIT_ZOMBIE);
 	preempt_disable();
 	__schedule();
 	panic("a dead task was scheduled again");

@@ -36,8 +36,11 @@ means all of its values (see scripts/test.mk for the history):
     whose suites need it or are cheap there) once, at its largest
     ARCH_TEST_CPUS count,
     when the debug build is selected and no CPU count was given; so does
-    the race detector's build (debug with CONFIG_KCSAN=y), with its own
-    suite and the lock suites (KCSAN_SUITES);
+    the race detector's build (debug with CONFIG_KCSAN=y and its
+    interrupt watcher, KCSAN_BOOT), twice: every suite at the largest
+    ARCH_TEST_CPUS count and at 1 CPU, khungtaskd on (KCSAN_APPEND);
+    x86_64 (KCSAN_SUITES_ONLY) boots it once, its own suite and the
+    lock suites (KCSAN_SUITES), with CONFIG_KCSAN=y alone;
   - when nothing at all was selected: the build check, the model check
     (spin), the runner check, the deterministic bench check (detbench.py),
     the debug build's price check (debugcost.py), the trace check
@@ -93,6 +96,17 @@ TORTURE_SUITES = "test=mutex.*,completion.*,semaphore.*"
 # own suite with them: its repair paths run beside the slowpath.
 KCSAN_SUITES = ("test=kcsan.*,mutex.*,mutex_states.*,mutex_debug.*,spinlock.*,"
                 "semaphore.*,completion.*,wait.*")
+# Elsewhere the whole kernel runs under it, at 1 CPU too, where only the
+# interrupt watcher sees anything: a task's race with a handler.
+KCSAN_BOOT = KCSAN + " CONFIG_KCSAN_INTERRUPT_WATCHER=y"
+# x86_64 keeps the one boot of KCSAN_SUITES: make test's time (about 10
+# minutes on a 2-core host) has no room for its whole-kernel boots.
+KCSAN_SUITES_ONLY = ("x86_64",)
+# khungtaskd runs in the race detector's boots, so that its unlocked
+# reads of every task are checked; its limit is above the longest time
+# limit of any case (mutex.no_lost_wakeup_stress, 900 s), so a loaded
+# host cannot make it report: a case that long is ended by its own limit.
+KCSAN_APPEND = "hung_task_timeout=1000"
 TORTURE_TIMEOUT = 3600
 
 
@@ -237,13 +251,18 @@ def _add_prove_locking(plan, arch, timeout):
 
 
 def _add_kcsan(plan, arch, timeout):
-    """One boot of the race detector's suite and the lock suites under it."""
-    cfg = BuildConfig(arch.name, "debug", KCSAN)
-    cpus = max(arch.test_cpus)
+    """The race detector's boots: every suite at the largest count and at
+    1 CPU, or on the KCSAN_SUITES_ONLY arches one boot of KCSAN_SUITES."""
+    largest = max(arch.test_cpus)
+    if arch.name in KCSAN_SUITES_ONLY:
+        cfg, counts, tests = BuildConfig(arch.name, "debug", KCSAN), (largest,), KCSAN_SUITES
+    else:
+        cfg, counts, tests = BuildConfig(arch.name, "debug", KCSAN_BOOT), (largest, 1), "test=*"
     plan.add_build(cfg)
-    plan.boots.append(_expect_boot(f"{arch.name}-debug-kcsan-cpus{cpus}", cfg,
-                                   arch.boot_image, cpus, timeout, KCSAN_SUITES,
-                                   turns=_in_turns(arch, cpus)))
+    for cpus in counts:
+        plan.boots.append(_expect_boot(f"{arch.name}-debug-kcsan-cpus{cpus}", cfg,
+                                       arch.boot_image, cpus, timeout, tests,
+                                       turns=_in_turns(arch, cpus), watchdog=KCSAN_APPEND))
 
 
 # The boots of more than one CPU run them in turns on one host thread
@@ -280,10 +299,10 @@ TEST_APPEND = "hung_task_timeout=0"
 
 
 def _expect_boot(name, cfg, image, cpus, timeout, tests="test=*", firmware="",
-                 turns=False):
+                 turns=False, watchdog=TEST_APPEND):
     # expect_cpus=N: the kernel's smp suite checks that N CPUs came up.
     return BootSpec(name, cfg, image, cpus,
-                    f"{tests} expect_cpus={cpus} {TEST_APPEND}", timeout,
+                    f"{tests} expect_cpus={cpus} {watchdog}", timeout,
                     firmware=firmware, turns=turns)
 
 

@@ -35,7 +35,9 @@ class TestPlan(unittest.TestCase):
             expected += 1       # the debug build's console check
             expected += 1       # the gdb check (kgdb.py)
             expected += 1       # the lock-order validator's build
-            expected += 1       # the race detector's build
+            # the race detector's: every suite at the largest count and at
+            # 1 CPU, or one boot of KCSAN_SUITES
+            expected += 1 if arch.name in matrix.KCSAN_SUITES_ONLY else 2
             # the real-time suites where the native counts lack 1, 2 or 4
             expected += len({1, 2, 4} - set(arch.test_cpus_native))
         expected += 1       # the uniprocessor kernel
@@ -56,7 +58,9 @@ class TestPlan(unittest.TestCase):
         for arch in ARCHES:
             self.assertIn(BuildConfig(arch, "debug", matrix.VALIDATOR_BOOT),
                           plan.builds)
-            self.assertIn(BuildConfig(arch, "debug", "CONFIG_KCSAN=y"), plan.builds)
+            kcsan = "CONFIG_KCSAN=y" if arch in matrix.KCSAN_SUITES_ONLY \
+                else "CONFIG_KCSAN=y CONFIG_KCSAN_INTERRUPT_WATCHER=y"
+            self.assertIn(BuildConfig(arch, "debug", kcsan), plan.builds)
         up = plan.boots[names(plan).index("i386-native-up")]
         self.assertEqual((up.config.conf, up.cpus, up.append),
                          ("CONFIG_SMP=n CONFIG_CC_OPTIMIZE_FOR_SIZE=y CONFIG_X86_REGPARM=y "
@@ -199,6 +203,17 @@ class TestPlan(unittest.TestCase):
         self.assertEqual((kcsan.config, kcsan.cpus), (BuildConfig("x86_64", "debug",
                                                                   "CONFIG_KCSAN=y"), 4))
         self.assertTrue(kcsan.append.startswith("test=kcsan.*,mutex.*,"))
+
+    def test_race_detector_runs_the_whole_kernel_at_1_cpu_too(self):
+        plan = test_plan(ARCHES, Selection(("riscv",), ("debug",)))
+        kcsan = [b for b in plan.boots if "kcsan" in b.name]
+        watcher = BuildConfig("riscv", "debug",
+                              "CONFIG_KCSAN=y CONFIG_KCSAN_INTERRUPT_WATCHER=y")
+        self.assertEqual([(b.name, b.config, b.cpus, b.append) for b in kcsan],
+                         [("riscv-debug-kcsan-cpus4", watcher, 4,
+                           "test=* expect_cpus=4 hung_task_timeout=1000"),
+                          ("riscv-debug-kcsan-cpus1", watcher, 1,
+                           "test=* expect_cpus=1 hung_task_timeout=1000")])
 
     def test_no_validator_without_the_debug_build(self):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
