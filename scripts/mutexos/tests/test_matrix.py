@@ -24,8 +24,11 @@ class TestPlan(unittest.TestCase):
         plan = test_plan(ARCHES, Selection())
         expected = 0
         for arch in ARCHES.values():
-            # the debug build's largest count is the validator's boot
+            # the debug build's largest count is the validator's boot, its
+            # 1 CPU the race detector's where that boots every suite
             expected += len(arch.test_cpus_native) + len(arch.test_cpus) - 1
+            if arch.name not in matrix.KCSAN_SUITES_ONLY:
+                expected -= 1
             # dec, xchg, null and spin: the largest count, on their arches
             expected += sum(arch.name in where for where in matrix.COMPARE_ARCHES.values())
             if arch.raw_image:
@@ -210,10 +213,21 @@ class TestPlan(unittest.TestCase):
         watcher = BuildConfig("riscv", "debug",
                               "CONFIG_KCSAN=y CONFIG_KCSAN_INTERRUPT_WATCHER=y")
         self.assertEqual([(b.name, b.config, b.cpus, b.append) for b in kcsan],
-                         [("riscv-debug-kcsan-cpus4", watcher, 4,
-                           "test=* expect_cpus=4 hung_task_timeout=1000"),
+                         [("riscv-debug-kcsan-cpus2", watcher, 2,
+                           "test=* expect_cpus=2 hung_task_timeout=1000"),
                           ("riscv-debug-kcsan-cpus1", watcher, 1,
                            "test=* expect_cpus=1 hung_task_timeout=1000")])
+
+    def test_the_debug_build_alone_where_no_other_boot_takes_its_count(self):
+        full = names(test_plan(ARCHES, Selection()))
+        for arch in ("i386", "arm", "riscv"):
+            self.assertFalse([n for n in full if n.startswith(f"{arch}-debug-cpus")])
+            self.assertIn(f"{arch}-debug-kcsan-cpus1", full)
+        self.assertIn("x86_64-debug-cpus1", full)
+        self.assertIn("i386-debug-kcsan-cpus4", full)
+        debug = names(test_plan(ARCHES, Selection(("i386",), ("debug",))))
+        self.assertIn("i386-debug-cpus1", debug)
+        self.assertIn("i386-debug-cpus4", debug)
 
     def test_no_validator_without_the_debug_build(self):
         plan = test_plan(ARCHES, Selection(("i386",), ("native", "null")))
