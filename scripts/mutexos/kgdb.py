@@ -262,6 +262,7 @@ QEMU_STUB_SESSION = [
 CHECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_checks.py")
 EXCLUSIVE_STEPS = 50
 STEP_SESSION = [
+    (f"source {CHECKS}", None),
     ("break __mutex_unlock_slowpath", None),
     ("continue", r"hit Breakpoint \d+, __mutex_unlock_slowpath"),
     # Before stepping: another task's unlock would stop a step there.
@@ -272,18 +273,32 @@ STEP_SESSION = [
     ("finish", r"(0x[0-9a-f]+ in )?(__mutex_fastpath_unlock|mutex_unlock) \(.*\) at "),
 ]
 STEP_SESSION_ARM = [
-    (f"source {CHECKS}", None),
     (f"mx-check-step-exclusive _spin_lock {EXCLUSIVE_STEPS}",
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
+]
+
+# Out of an interrupt, one stepi at a time, from the tick's handler: the
+# exception return (iret, sret, rfe, ldm ... pc^) stepped, with the
+# stepping CPU's interrupts off until the code it returns to has its own.
+STEP_OUT_STEPS = 400
+STEP_OUT = (f"mx-check-step-out {STEP_OUT_STEPS}",
+            r"mx-step-out: out of the interrupt after \d+ stepi")
+STEP_OUT_SESSION = [
+    ("break timer_interrupt", None),
+    ("continue", r"hit Breakpoint \d+, timer_interrupt"),
+    ("delete", None),
+    STEP_OUT,
 ]
 
 # After a break (0x03): every task's backtrace, and the stopped one's.
 # The idle tasks (gdb's threads 1 and 2), khungtaskd, init and a test's
 # task cover every kind of stack; their arguments are not read: each read
 # crosses the serial line, and on a loaded host a whole list takes minutes.
+# Then, from that stop (always inside the tick), out of the interrupt.
 BREAK_SESSION = [("mx-current", None), ("bt", None),
                  ("set print frame-arguments none", None),
-                 ("thread apply 1-5 bt", None), ("disconnect", None)]
+                 ("thread apply 1-5 bt", None), (f"source {CHECKS}", None),
+                 STEP_OUT, ("disconnect", None)]
 # For a gdb run of the stepping checks or the one after the break.
 LONG_GDB_SECS = STEP_SECS * 4
 # Where a task's backtrace ends: its first function, or (a task that has
@@ -298,7 +313,7 @@ JUNK = ("??", "Backtrace stopped", "previous frame identical", "corrupt stack")
 def step_session(arch):
     """The stepping checks for arch, ending with gdb disconnected."""
     extra = STEP_SESSION_ARM if arch.name == "arm" else []
-    return STEP_SESSION + extra + [("disconnect", None)]
+    return STEP_SESSION + extra + STEP_OUT_SESSION + [("disconnect", None)]
 
 
 def backtrace_problems(text, interrupted):
@@ -517,8 +532,7 @@ ROUNDS = 200
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
 STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
-                  "kgdb_test_spin", "kgdb_test_reports", "kgdb_handle_trap",
-                  "arch_kgdb_io_getc")
+                  "kgdb_test_spin", "kgdb_test_reports", "arch_kgdb_io_getc")
 SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
 SPIN_ENDED = b"ok 2 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
@@ -593,12 +607,91 @@ def check_udelay(rsp, addr, arch, console_has):
     return []
 
 
-def check_no_breakpoint(rsp, addr, arch):
+# The stub's stop, by name: it runs before the text is clean and after
+# the breakpoints are back (kgdb.c). Once, a breakpoint there re-entered
+# the stop it was in, for ever.
+STOP_PATH = ("kgdb_stop",)
+
+
+def nobreak_functions(arch, symbols):
+    """{name: address} of the functions gdb may plant no breakpoint in:
+    those between __kgdb_nobreak_start and __kgdb_nobreak_end (nm -n),
+    and the stop's (STOP_PATH), wherever they are."""
+    out = subprocess.run([f"{arch.cross}nm", "-n", symbols], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    found, inside = {}, False
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        addr, kind, name = int(parts[0], 16), parts[1], parts[2]
+        if name == "__kgdb_nobreak_start":
+            inside = True
+        elif name == "__kgdb_nobreak_end":
+            inside = False
+        elif kind in "tT" and (inside or name in STOP_PATH) and \
+                not name.startswith("$"):
+            found[name] = addr
+    missing = [n for n in STOP_PATH if n not in found]
+    if missing or len(found) == len(STOP_PATH):
+        raise RspError(f"{symbols}: no __kgdb_nobreak functions or no {missing}")
+    return found
+
+
+def check_no_breakpoint(rsp, functions, arch):
     """A breakpoint where the stub runs before it can tell a re-entry (the
-    trap path) is refused: the kernel would trap there for ever."""
-    reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
-    if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
-        return [f"Z0 in kgdb_handle_trap: {reply!r}, not an error reply"]
+    trap path, the stop itself) is refused: the kernel would trap there for
+    ever. gdb then says it cannot insert it; the next check goes on."""
+    problems = []
+    for name, addr in sorted(functions.items()):
+        reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
+        if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+            problems.append(f"Z0 in {name}, where the stub stops: {reply!r}, "
+                            "not an error reply")
+            rsp.request(breakpoint_packet(b"z", addr, arch))
+    return problems
+
+
+def check_step_other_thread(rsp):
+    """gdb's thread N, then stepi: vCont;s:N;c (or Hc N, then s) for a
+    thread that is not the stopped one gets an error reply, which gdb
+    shows, and the kernel stays stopped where it was: the stub steps the
+    CPU that trapped, never another thread in its name."""
+    stopped = re.match(rb"T..thread:([0-9a-f]+);", rsp.request(b"?"))
+    tids, reply = [], rsp.request(b"qfThreadInfo")
+    while reply.startswith(b"m"):
+        tids += reply[1:].split(b",")
+        reply = rsp.request(b"qsThreadInfo")
+    others = [t for t in tids if stopped and t != stopped.group(1)]
+    if not others:
+        return [f"no thread but the stopped one to step ({tids})"]
+    problems = []
+    for body in (b"vCont;s:%s;c" % others[0], b"Hc%s" % others[0], b"s"):
+        reply = rsp.request(body)
+        if body.startswith(b"H"):
+            continue
+        if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+            problems.append(f"a step of thread {others[0].decode()}, not the "
+                            f"stopped one: {body!r} got {reply!r}, not an error")
+    rsp.request(b"Hc0")
+    reply = rsp.request(b"?")
+    if not reply.startswith(b"T") or b"thread:" + stopped.group(1) not in reply:
+        problems.append(f"after the refused steps, '?' got {reply!r}")
+    return problems
+
+
+def check_break_between_steps(rsp):
+    """A break (0x03) that comes between two packets, as Ctrl-C during a
+    long next does between its steps: the next step stops at once with
+    SIGINT (T02), and one more steps as usual (T05)."""
+    rsp.send_raw(b"\x03")
+    rsp.request(b"?")
+    reply = rsp.request(b"s")
+    if not reply.startswith(b"T02"):
+        return [f"a break between packets, then 's': {reply!r}, not T02"]
+    reply = rsp.request(b"s")
+    if not reply.startswith(b"T05"):
+        return [f"'s' after the break's stop: {reply!r}, not T05"]
     return []
 
 
@@ -776,7 +869,7 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
         problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
         problems += set_int(rsp, addrs["kgdb_test_reports"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
-        problems += check_no_breakpoint(rsp, addrs["kgdb_handle_trap"], arch)
+        problems += check_no_breakpoint(rsp, nobreak_functions(arch, symbols), arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
         problems += check_port_breakpoint(rsp, addrs["arch_kgdb_io_getc"], arch,
@@ -786,6 +879,8 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
         problems += check_step_break(rsp)
+        problems += check_step_other_thread(rsp)
+        problems += check_break_between_steps(rsp)
         problems += check_reports(rsp, addrs["kgdb_test_reports"], cpus)
         problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
                                    wait_for_line(console_path, line, proc))
