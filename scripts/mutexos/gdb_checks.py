@@ -78,3 +78,79 @@ def interrupt_frames():
 
 
 StepExclusive()
+
+
+# The interrupt-enable bit of the stopped code, where gdb sees it: x86's
+# IF in eflags, ARM's I in cpsr (set: masked). riscv's sstatus is not
+# among the registers the stub sends.
+IRQ_BITS = {"eflags": (0x200, True), "cpsr": (0x80, False)}
+
+
+def irqs_on():
+    """True or False for the stopped code's interrupts, None where unseen."""
+    for register, (bit, on_when_set) in IRQ_BITS.items():
+        try:
+            value = int(gdb.parse_and_eval(f"(unsigned long)${register}"))
+        except gdb.error:
+            continue
+        return bool(value & bit) == on_when_set
+    return None
+
+
+def thread_id():
+    return gdb.selected_thread().ptid
+
+
+def interrupted_pc():
+    """Where the innermost interrupt returns to: the pc of the frame
+    below its <signal handler called>."""
+    for frame in frames():
+        if frame.type() == gdb.SIGTRAMP_FRAME:
+            return frame.older().pc()
+    return None
+
+
+class StepOut(gdb.Command):
+    """mx-check-step-out N: stopped inside an interrupt, stepi up to N
+    times until pc is where the interrupt returns to: the step out of the
+    exception return (iret, sret, rfe, ldm ... pc^). The steps must stay
+    in the stopped thread (or end in another one by a task switch on the
+    way out), and the code the interrupt returns to must be one interrupt
+    less deep, with its interrupts on, as they were when it came. (The
+    stack is unwound at the start and the end only: each unwind crosses
+    the serial line.)"""
+
+    def __init__(self):
+        super().__init__("mx-check-step-out", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        start, thread, back = interrupt_frames(), thread_id(), interrupted_pc()
+        if back is None:
+            print("mx-step-out: not stopped inside an interrupt: "
+                  + " <- ".join(str(f.name()) for f in frames()))
+            return
+        for step in range(1, int(arg) + 1):
+            gdb.execute("stepi", to_string=True)
+            if thread_id() != thread:
+                print(f"mx-step-out: out of the interrupt after {step} stepi, "
+                      f"by a task switch to thread {thread_id()[1]}")
+                return
+            if int(gdb.parse_and_eval("(unsigned long)$pc")) == back:
+                break
+        else:
+            print(f"mx-step-out: still in the interrupt after {arg} stepi, at "
+                  + str(gdb.newest_frame().name()))
+            return
+        where = gdb.newest_frame().name()
+        if interrupt_frames() != start - 1:
+            print(f"mx-step-out: at {back:#x} ({where}) after {step} stepi, but "
+                  f"{interrupt_frames()} interrupts deep, not {start - 1}: "
+                  + " <- ".join(str(f.name()) for f in frames()))
+        elif irqs_on() is False:
+            print(f"mx-step-out: out after {step} stepi in {where}, "
+                  "but with its interrupts off")
+        else:
+            print(f"mx-step-out: out of the interrupt after {step} stepi, in {where}")
+
+
+StepOut()
