@@ -21,26 +21,36 @@ def instructions(function):
     return [(i["addr"], i["asm"]) for i in arch.disassemble(start, block.end - 1)]
 
 
-def exclusive_loop(function):
-    """The first ldrex of function, its strex, and the branch that retries."""
+def exclusive_loops(function):
+    """Each ldrex of function with its strex, the branch that retries, and
+    whether that branch is unconditional ("beq out; b retry")."""
     insns = instructions(function)
-    ldrex = next(a for a, text in insns if text.startswith("ldrex"))
-    strex = next(a for a, text in insns if a > ldrex and text.startswith("strex"))
-    retry = next(a for a, text in insns if a > strex and
-                 (m := BRANCH_TO.match(text)) and int(m.group(1), 16) == ldrex)
-    return ldrex, strex, retry
+    for ldrex in (a for a, text in insns if text.startswith("ldrex")):
+        strex = next(a for a, text in insns if a > ldrex and text.startswith("strex"))
+        retry, text = next((a, text) for a, text in insns if a > strex and
+                           (m := BRANCH_TO.match(text)) and int(m.group(1), 16) == ldrex)
+        yield ldrex, strex, retry, text.split()[0] == "b"
+
+
+def exclusive_loop(function, shape):
+    """The first ldrex of function (shape "any"), or the first whose retry
+    is an unconditional b (shape "b"), with its strex and its retry."""
+    return next((ldrex, strex, retry)
+                for ldrex, strex, retry, plain_b in exclusive_loops(function)
+                if shape == "any" or plain_b)
 
 
 class StepExclusive(gdb.Command):
-    """mx-check-step-exclusive FUNCTION N: stop at FUNCTION's first ldrex,
-    then stepi up to N times until pc leaves its retry loop."""
+    """mx-check-step-exclusive FUNCTION N [b]: stop at FUNCTION's first
+    ldrex (with b: the first whose retry is an unconditional b), then
+    stepi up to N times until pc leaves its retry loop."""
 
     def __init__(self):
         super().__init__("mx-check-step-exclusive", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        function, count = arg.split()
-        ldrex, strex, retry = exclusive_loop(function)
+        function, count, *shape = arg.split()
+        ldrex, strex, retry = exclusive_loop(function, (shape or ["any"])[0])
         stop = gdb.Breakpoint(f"*{ldrex:#x}")
         gdb.execute("continue", to_string=True)
         stop.delete()
