@@ -660,6 +660,48 @@ def nobreak_functions(arch, symbols):
     return found
 
 
+# What code that takes no breakpoint (__kgdb_nobreak) may call outside
+# it, and why a breakpoint there is harmless: the conversation with gdb
+# and a step's end run with gdb's breakpoints out of the text; the
+# kernel code the stop calls on its way in is survived by re-entry
+# (kgdb_reentered); the interrupt and fault paths take breakpoints like
+# any code. Anything else the trap path or the stop calls is a function
+# that is missing from the section (break kgdb_stop once killed every arch).
+NOBREAK_MAY_CALL = {
+    "gdbstub_session", "arch_kgdb_io_getc", "cond_passes",
+    "ktime_get_ns", "arch_send_ipi", "printk",
+    "irq_enter", "irq_exit", "x86_handle_irq", "arm_handle_irq", "riscv_handle_irq",
+    "oops_begin", "oops_end", "oops_bad_address", "x86_show_regs",
+    "arch_dump_stack_from",
+}
+# A reference to a function's first instruction: a call, or a jump (a
+# tail call); a branch within a function names an offset.
+FUNCTION_REF = re.compile(r"<([\w.]+)>")
+
+
+def nobreak_calls_out(arch, symbols):
+    """The problems: calls and jumps from the __kgdb_nobreak section
+    (objdump -d) to functions outside it that NOBREAK_MAY_CALL does not
+    name."""
+    out = subprocess.run([f"{arch.cross}nm", symbols], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    nm = [p for p in (line.split() for line in out.splitlines()) if len(p) == 3]
+    bounds = {p[2]: p[0] for p in nm
+              if p[2] in ("__kgdb_nobreak_start", "__kgdb_nobreak_end")}
+    start, end = (int(bounds[b], 16) for b in ("__kgdb_nobreak_start",
+                                                "__kgdb_nobreak_end"))
+    outside = {p[2] for p in nm if p[1] in "tT" and not start <= int(p[0], 16) < end}
+    text = subprocess.run([f"{arch.cross}objdump", "-d",
+                           f"--start-address={start:#x}",
+                           f"--stop-address={end:#x}", symbols],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          check=True).stdout
+    called = (set(FUNCTION_REF.findall(text)) & outside) - NOBREAK_MAY_CALL
+    return [f"the code that takes no breakpoint calls {name}, which may hold one "
+            f"(add it to __kgdb_nobreak, or to NOBREAK_MAY_CALL with the reason)"
+            for name in sorted(called)]
+
+
 def check_no_breakpoint(rsp, functions, arch):
     """A breakpoint where the stub runs before it can tell a re-entry (the
     trap path, the stop itself) is refused: the kernel would trap there for
@@ -891,7 +933,9 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
         problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
         problems += set_int(rsp, addrs["kgdb_test_reports"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
-        problems += check_no_breakpoint(rsp, nobreak_functions(arch, symbols), arch)
+        nobreak = nobreak_functions(arch, symbols)
+        problems += nobreak_calls_out(arch, symbols)
+        problems += check_no_breakpoint(rsp, nobreak, arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
         problems += check_port_breakpoint(rsp, addrs["arch_kgdb_io_getc"], arch,
