@@ -164,3 +164,37 @@ class StepOut(gdb.Command):
 
 
 StepOut()
+
+
+class StepNoTick(gdb.Command):
+    """mx-check-step-no-tick N: stepi N times in a task whose interrupts
+    are on; the stepping CPU's tick must not run inside a step: the task's
+    time_slice, which each tick on its CPU counts down, stays as it was,
+    and no step ends in another task."""
+
+    def __init__(self):
+        super().__init__("mx-check-step-no-tick", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        if irqs_on() is False:
+            print("mx-step-tick: the stopped code has its interrupts off: "
+                  "nothing to check here")
+            return
+        thread = thread_id()
+        task = gdb.parse_and_eval("$mx_current()")
+        before = int(task["time_slice"])
+        for step in range(1, int(arg) + 1):
+            gdb.execute("stepi", to_string=True)
+            if thread_id() != thread:
+                print(f"mx-step-tick: stepi {step} ended in thread {thread_id()[1]}: "
+                      "a task switch inside a step")
+                return
+            after = int(task["time_slice"])
+            if after != before:
+                print(f"mx-step-tick: stepi {step} ran the tick: time_slice "
+                      f"{before} -> {after}")
+                return
+        print(f"mx-step-tick: {arg} stepi, no tick inside one")
+
+
+StepNoTick()

@@ -289,6 +289,8 @@ STEP_SESSION = [
     ("next", r"\A\d+\t"),
     # Back in mutex_unlock, in the fastpath inlined there, which called it.
     ("finish", r"(0x[0-9a-f]+ in )?(__mutex_fastpath_unlock|mutex_unlock) \(.*\) at "),
+    # In the test's task, interrupts on: no tick inside a step.
+    ("mx-check-step-no-tick 10", r"mx-step-tick: 10 stepi, no tick inside one"),
 ]
 # scheduler_tick's second sequence ends "beq out; b retry": once stepped
 # one instruction at a time for ever.
