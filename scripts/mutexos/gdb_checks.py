@@ -198,3 +198,46 @@ class StepNoTick(gdb.Command):
 
 
 StepNoTick()
+
+
+class StepAt(gdb.Command):
+    """mx-check-step-at FUNCTION MNEMONIC [N]: stop at FUNCTION's first
+    (or Nth) instruction whose mnemonic is MNEMONIC (a blx into libgcc's Thumb
+    helpers, a switch table's ldrls pc), then one stepi: it must step
+    (gdb shows no error reply), to the instruction after a blx (the
+    helper runs whole) or, for a conditional load into pc, on within
+    FUNCTION with its condition passed (up to TRIES stops until it does)."""
+
+    TRIES = 20
+
+    def __init__(self):
+        super().__init__("mx-check-step-at", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        function, mnemonic, *nth = arg.split()
+        insns = instructions(function)
+        found = [(a, t) for a, t in insns if t.split()[0] == mnemonic]
+        addr, text = found[int((nth or [1])[0]) - 1]
+        for _ in range(1 if mnemonic == "blx" else self.TRIES):
+            out, pc = self.step_from(addr)
+            if "failure reply" in out or pc != addr + 4:
+                break
+        inside = insns[0][0] <= pc <= insns[-1][0]
+        if "failure reply" in out or pc == addr or \
+                (mnemonic == "blx") != (pc == addr + 4) or not inside:
+            print(f"mx-step-at: stepi at {text!r} ({addr:#x}) in {function}: "
+                  f"pc {pc:#x}: {out.strip()}")
+            return
+        print(f"mx-step-at: stepped {mnemonic} at {addr:#x}, pc {pc:#x}")
+
+    @staticmethod
+    def step_from(addr):
+        """Continue to addr, stepi there: gdb's output and the new pc."""
+        stop = gdb.Breakpoint(f"*{addr:#x}")
+        gdb.execute("continue", to_string=True)
+        stop.delete()
+        out = gdb.execute("stepi", to_string=True)
+        return out, int(gdb.parse_and_eval("(unsigned long)$pc"))
+
+
+StepAt()

@@ -293,12 +293,17 @@ STEP_SESSION = [
     ("mx-check-step-no-tick 10", r"mx-step-tick: 10 stepi, no tick inside one"),
 ]
 # scheduler_tick's second sequence ends "beq out; b retry": once stepped
-# one instruction at a time for ever.
+# one instruction at a time for ever. vsnprintf's third switch table is
+# its conversions' ('X' to 'x'), which the tests' printk runs.
 STEP_SESSION_ARM = [
     (f"mx-check-step-exclusive _spin_lock {EXCLUSIVE_STEPS}",
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
     (f"mx-check-step-exclusive scheduler_tick {EXCLUSIVE_STEPS} b",
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
+    # Once an E16: a blx into libgcc's Thumb code (every ktime_get_ns),
+    # and a switch table's ldrls pc, [pc, rX, lsl #2].
+    ("mx-check-step-at arch_clock_ns blx", r"mx-step-at: stepped blx at"),
+    ("mx-check-step-at vsnprintf ldrls 3", r"mx-step-at: stepped ldrls at"),
 ]
 
 # Out of an interrupt, one stepi at a time, from its last function: the
