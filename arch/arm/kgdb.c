@@ -379,9 +379,10 @@ static bool writes_pc(u32 insn)
  * The exits of the exclusive sequence starting at the ldrex at pc: the
  * instruction after its strex, or after the branch that retries it
  * (found within 3 instructions of the strex; conditional, or "beq out;
- * b retry"), and the targets of its other branches. A break between an ldrex and its strex
- * clears the exclusive monitor on the exception return, so stepping
- * into the sequence would make every strex fail: it runs as one step.
+ * b retry"), and the targets of its other branches. A break between an
+ * ldrex and its strex clears the exclusive monitor on the exception
+ * return, so stepping into the sequence would make every strex fail:
+ * it runs as one step.
  * The number of exits, or 0 for a sequence this cannot follow (another
  * kind of branch in it, no strex): it is then stepped one instruction
  * at a time.

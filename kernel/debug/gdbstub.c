@@ -563,7 +563,8 @@ static bool vcont_steps(struct session *s, const char *p,
 			p++;
 		if (*p != 's' && *p != 'S')
 			continue;
-		p += *p == 'S' ? 3 : 1;		/* S takes a signal: 2 digits */
+		if (*p++ == 'S')
+			parse_hex(&p, &tid);	/* its signal: not delivered */
 		if (*p == ':' && p[1] != '-') {
 			p++;
 			if (parse_hex(&p, &tid) && tid)
