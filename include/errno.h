@@ -4,6 +4,7 @@
 
 #define EPERM		1
 #define ENOENT		2
+#define ESRCH		3
 #define EINTR		4
 #define EIO		5
 #define E2BIG		7

@@ -12,8 +12,11 @@
  *
  * ARMv7 has no single-step bit that works without a debug monitor, so a
  * step plants a breakpoint at the instruction that runs next, decoding
- * the branches: B, BL, BX, BLX (register), LDM and LDR into pc, MOV pc.
- * An instruction that writes pc in another way is refused. gdb leaves
+ * the branches: B, BL, BX, BLX, LDM and LDR (immediate or register
+ * offset) into pc, MOV pc, and RFE, the return from an exception. The
+ * kernel is ARM code; a call into libgcc's Thumb helpers runs the callee
+ * whole, and a step in Thumb code, or of an instruction that writes pc
+ * in another way (none in the kernel: objdump -d), is refused. gdb leaves
  * steps to the stub (vCont, gdbstub.c), so an ldrex..strex sequence can
  * run as one step.
  */
@@ -45,8 +48,13 @@
 
 const char arch_kgdb_port_name[] = "the mini UART (QEMU's second serial; GPIO 14/15 on the board), 115200 8N1";
 
-#define BREAK_INSN	0xe7f0dbf0	/* udf #0xdb0: permanently undefined */
-const u8 arch_kgdb_break_insn[] = { 0xf0, 0xdb, 0xf0, 0xe7 };
+/*
+ * udf #0xde0: permanently undefined. Its first halfword, 0xdef0, is
+ * Thumb's udf #0xf0, so that the same four bytes stop a CPU in Thumb
+ * state too (a step out of an interrupt into libgcc's Thumb helpers).
+ */
+#define BREAK_INSN	0xe7f0def0
+const u8 arch_kgdb_break_insn[] = { 0xf0, 0xde, 0xf0, 0xe7 };
 const int arch_kgdb_break_len = 4;
 
 void arch_kgdb_io_init(void)
@@ -174,6 +182,7 @@ void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p)
 
 static u32 step_insn;		/* the instruction the step started at */
 static u32 step_irq_bit;	/* CPSR.I of the stepped code */
+static struct task_struct *step_task;	/* whose I bit step_irq_bit is */
 
 static bool cond_passes(u32 insn, u32 cpsr)
 {
@@ -230,6 +239,70 @@ static unsigned long ldr_pc_slot(const struct pt_regs *r, u32 insn)
 	return up ? base + offset : base - offset;
 }
 
+/*
+ * The word an LDR with a register offset loads into pc: a switch table,
+ * ldrls pc, [pc, rX, lsl #2]. Shifts by an immediate; ROR and RRX, which
+ * no compiler uses for an index, are refused.
+ */
+static int ldr_reg_pc_slot(const struct pt_regs *r, u32 insn,
+			   unsigned long *slot)
+{
+	unsigned long base = reg_value(r, insn >> 16 & 15);
+	u32 index = reg_value(r, insn & 15);
+	unsigned int amount = insn >> 7 & 31;
+	bool pre = insn >> 24 & 1, up = insn >> 23 & 1;
+
+	switch (insn >> 5 & 3) {
+	case 0:
+		index <<= amount;
+		break;
+	case 1:
+		index = amount ? index >> amount : 0;
+		break;
+	case 2:
+		index = (s32)index >> (amount ? amount : 31);
+		break;
+	default:
+		return -EINVAL;
+	}
+	*slot = !pre ? base : up ? base + index : base - index;
+	return 0;
+}
+
+/* RFE{IA,IB,DA,DB} Rn: the address of the pc it loads; the cpsr follows. */
+static bool is_rfe(u32 insn)
+{
+	return (insn & 0xfe50ffff) == 0xf8100a00;
+}
+
+static unsigned long rfe_slot(const struct pt_regs *r, u32 insn)
+{
+	unsigned long base = reg_value(r, insn >> 16 & 15);
+	bool before = insn >> 24 & 1, up = insn >> 23 & 1;
+
+	if (up)
+		return before ? base + 4 : base;
+	return before ? base - 8 : base - 4;
+}
+
+/*
+ * The unconditional space: BLX to a Thumb function (libgcc's helpers)
+ * runs the callee whole, since the stub decodes no Thumb, and the step
+ * ends at its return; RFE returns from an exception to the pc it loads.
+ */
+static int next_pc_uncond(const struct pt_regs *r, u32 insn,
+			  unsigned long *next)
+{
+	u32 loaded;
+
+	if (is_rfe(insn)) {
+		if (copy_from_kernel_nofault(&loaded, (void *)rfe_slot(r, insn), 4))
+			return -EFAULT;
+		*next = loaded;
+	}
+	return 0;
+}
+
 /* Where execution goes after the instruction at pc, or -EINVAL. */
 static int next_pc(const struct pt_regs *r, unsigned long *next)
 {
@@ -239,30 +312,39 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
 	if (copy_from_kernel_nofault(&insn, (void *)r->pc, 4))
 		return -EFAULT;
 	*next = r->pc + 4;
-	if (insn >> 28 == 0xf)		/* BLX imm (to Thumb) and friends */
-		return (insn & 0x0e000000) == 0x0a000000 ? -EINVAL : 0;
+	if (insn >> 28 == 0xf)
+		return next_pc_uncond(r, insn, next);
 	if (!cond_passes(insn, r->cpsr))
 		return 0;
 	if ((insn & 0x0e000000) == 0x0a000000) {	/* B, BL */
 		*next = r->pc + 8 + ((s32)(insn << 8) >> 6);
 		return 0;
 	}
-	if ((insn & 0x0fffffd0) == 0x012fff10 ||	/* BX, BLX register */
+	if ((insn & 0x0ffffff0) == 0x012fff30) {	/* BLX register */
+		*next = reg_value(r, insn & 15);
+		if (*next & 1)		/* to Thumb: the callee whole */
+			*next = r->pc + 4;
+		return 0;
+	}
+	if ((insn & 0x0ffffff0) == 0x012fff10 ||	/* BX */
 	    (insn & 0x0feffff0) == 0x01a0f000) {	/* MOV pc, Rm */
 		*next = reg_value(r, insn & 15);
-		return *next & 1 ? -EINVAL : 0;		/* Thumb: never here */
+		return *next & 1 ? -EINVAL : 0;		/* a jump into Thumb */
 	}
-	if ((insn & 0x0e108000) == 0x08108000)		/* LDM with pc */
+	if ((insn & 0x0e108000) == 0x08108000) {	/* LDM with pc */
 		slot = ldm_pc_slot(r, insn);
-	else if ((insn & 0x0e50f000) == 0x0410f000)	/* LDR pc, imm */
+	} else if ((insn & 0x0e50f000) == 0x0410f000) {	/* LDR pc, imm */
 		slot = ldr_pc_slot(r, insn);
-	else if ((insn & 0x0db0f000) == 0x0120f000)	/* MSR: no pc there */
+	} else if ((insn & 0x0e50f010) == 0x0610f000) {	/* LDR pc, register */
+		if (ldr_reg_pc_slot(r, insn, &slot))
+			return -EINVAL;
+	} else if ((insn & 0x0db0f000) == 0x0120f000) {	/* MSR: no pc there */
 		return 0;
-	else if ((insn & 0x0c00f000) == 0x0000f000 ||	/* other ALU op to pc */
-		 (insn & 0x0c10f000) == 0x0410f000)	/* LDR pc, register */
+	} else if ((insn & 0x0c00f000) == 0x0000f000) {	/* other ALU op to pc */
 		return -EINVAL;
-	else
+	} else {
 		return 0;
+	}
 	if (copy_from_kernel_nofault(&loaded, (void *)slot, 4))
 		return -EFAULT;
 	*next = loaded;
@@ -296,10 +378,11 @@ static bool writes_pc(u32 insn)
 /*
  * The exits of the exclusive sequence starting at the ldrex at pc: the
  * instruction after its strex, or after the branch that retries it
- * (found within 3 instructions of the strex), and the targets of its
- * other conditional branches. A break between an ldrex and its strex
- * clears the exclusive monitor on the exception return, so stepping
- * into the sequence would make every strex fail: it runs as one step.
+ * (found within 3 instructions of the strex; conditional, or "beq out;
+ * b retry"), and the targets of its other branches. A break between an
+ * ldrex and its strex clears the exclusive monitor on the exception
+ * return, so stepping into the sequence would make every strex fail:
+ * it runs as one step.
  * The number of exits, or 0 for a sequence this cannot follow (another
  * kind of branch in it, no strex): it is then stepped one instruction
  * at a time.
@@ -316,13 +399,15 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
 			return 0;
 		if (is_strex(insn))
 			strex_at = addr;
-		if ((insn & 0x0f000000) == 0x0a000000 && insn >> 28 != 0xe) {
+		if ((insn & 0x0f000000) == 0x0a000000 && insn >> 28 != 0xf) {
 			unsigned long to = addr + 8 + ((s32)(insn << 8) >> 6);
 
 			if (to >= pc && to <= addr && strex_at)
 				end = addr;		/* the retry */
 			else if (to < pc || to > addr)
 				exits[n++] = to;
+			else if (insn >> 28 == 0xe)
+				return 0;	/* a loop with no strex */
 			if (n == KGDB_MAX_STEP_BREAKS)
 				return 0;
 		} else if (writes_pc(insn)) {
@@ -357,13 +442,36 @@ static bool sets_irq_bit(u32 insn)
 	       (insn & 0x0ff1fff0) == 0x0121f000;	/* MSR register */
 }
 
+/*
+ * A stepped RFE returns to the code an exception interrupted, with the
+ * cpsr it loads: its I bit is that code's. It is set there until the
+ * step ends, so that the code takes no interrupt before the step's
+ * breakpoint; the bit comes back onto it then.
+ */
+static int mask_rfe_irqs(const struct pt_regs *regs)
+{
+	u32 *cpsr = (u32 *)(rfe_slot(regs, step_insn) + 4);
+	u32 loaded, masked;
+
+	if (copy_from_kernel_nofault(&loaded, cpsr, 4))
+		return -EFAULT;
+	masked = loaded | PSR_I;
+	if (copy_to_kernel_nofault(cpsr, &masked, 4))
+		return -EFAULT;
+	step_irq_bit = loaded & PSR_I;
+	return 0;
+}
+
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
 	unsigned long exits[KGDB_MAX_STEP_BREAKS];
 	int n = 0, err = 0;
 
+	if (regs->cpsr & PSR_T)
+		return -EINVAL;		/* Thumb code: not decoded */
 	if (copy_from_kernel_nofault(&step_insn, (void *)regs->pc, 4))
 		return -EFAULT;
+	step_task = current;
 	if (is_ldrex(step_insn))
 		n = exclusive_exits(regs->pc, exits);
 	if (!n) {
@@ -377,16 +485,20 @@ int arch_kgdb_prepare_step(struct pt_regs *regs)
 	if (err)
 		return err;
 	step_irq_bit = regs->cpsr & PSR_I;
+	if (is_rfe(step_insn) && mask_rfe_irqs(regs)) {
+		kgdb_remove_step_breaks();
+		return -EFAULT;
+	}
 	regs->cpsr |= PSR_I;
 	return 0;
 }
 
-void arch_kgdb_end_step(struct pt_regs *regs)
+void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 {
 	unsigned int rd = step_insn >> 12 & 15;
 
 	kgdb_remove_step_breaks();
-	if (sets_irq_bit(step_insn))
+	if (sets_irq_bit(step_insn) || current != step_task)
 		return;
 	if (is_mrs_cpsr(step_insn) && rd < 13 && cond_passes(step_insn, regs->cpsr))
 		regs->r[rd] = (regs->r[rd] & ~PSR_I) | step_irq_bit;
@@ -402,7 +514,9 @@ void arch_kgdb_end_step(struct pt_regs *regs)
  */
 bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 {
-	unsigned long pc = regs->pc;
+	unsigned long trapped_pc = regs->pc;
+	/* Thumb's udf is 2 bytes: the entry's lr - 4 is 2 before it. */
+	unsigned long pc = trapped_pc + (regs->cpsr & PSR_T ? 2 : 0);
 	bool planted = kgdb_planted_at(pc);
 	bool step_end = kgdb_step_planted_at(pc);
 	u32 insn;
@@ -411,10 +525,9 @@ bool __kgdb_nobreak arm_kgdb_trap(struct pt_regs *regs)
 	    (copy_from_kernel_nofault(&insn, (void *)pc, 4) ||
 	     insn != BREAK_INSN))
 		return false;
-	if (!planted && !step_end)
-		regs->pc += 4;
+	regs->pc = planted || step_end ? pc : pc + 4;
 	if (kgdb_handle_trap(regs, KGDB_SIGTRAP))
 		return true;
-	regs->pc = pc;		/* the stub is off: a fault like any other */
+	regs->pc = trapped_pc;	/* the stub is off: a fault like any other */
 	return false;
 }

@@ -2,7 +2,8 @@
  * The RISC-V trap entry: every exception and interrupt comes to
  * trap_entry (stvec, direct mode). The kernel runs only in S-mode, so a
  * trap always arrives on a kernel stack it can push onto: struct pt_regs
- * goes there (asm/ptrace.h), riscv_handle_trap() gets it, and sret goes
+ * goes there (asm/ptrace.h), riscv_handle_trap() (an exception) or
+ * riscv_handle_irq() (an interrupt) gets it, and sret goes
  * back to the pc and sstatus it holds.
  */
 #include <asm/ptrace.h>
@@ -61,13 +62,29 @@ trap_entry:
 	sc.d	zero, t0, PT_EPC(sp)
 	mv	a0, sp
 	frame_cfi
+	ld	t0, PT_CAUSE(sp)
+	bltz	t0, 3f			/* an interrupt: scause's top bit */
 	call	riscv_handle_trap
+	j	1f
+3:	call	riscv_handle_irq
 	/* sstatus first: its SIE is clear, so nothing interrupts from here */
-	ld	t0, PT_STATUS(sp)
+1:	ld	t0, PT_STATUS(sp)
 	csrw	sstatus, t0
 	ld	t0, PT_EPC(sp)
 	csrw	sepc, t0
 	for_saved_regs ld
 	addi	sp, sp, PT_REGS_SIZE
 	sret
+2:
 	.cfi_endproc
+
+/*
+ * The way out, from the frame's reload to sret, for the gdb stub: a trap
+ * in there (a step's own) would overwrite the sepc and sstatus it has
+ * written, so a step runs it whole (kgdb.c).
+ */
+	.section .rodata
+	.balign 8
+	.globl riscv_trap_exit
+riscv_trap_exit:
+	.dword	1b, 2b

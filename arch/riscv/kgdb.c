@@ -267,6 +267,7 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
 
 static u32 step_insn;		/* the instruction the step started at */
 static unsigned long step_irq_bit;	/* SPIE: the stepped code's SIE */
+static struct task_struct *step_task;	/* whose SIE step_irq_bit is */
 
 static bool is_lr(u32 insn, int len)
 {
@@ -312,25 +313,52 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
 	return 0;
 }
 
+/*
+ * A step into the trap's way out (entry.S) runs it to its sret: a step
+ * breakpoint there would stop the stub's own return first, and a step
+ * trap further in would overwrite the sepc and sstatus it has written
+ * (sret then went where the step trapped, or to U-mode). The step goes
+ * on to the frame's epc, the frame being where sp points as the way out
+ * begins; its SPIE, the code's SIE there, is held off in the frame until
+ * the step ends, as the stepping hart's interrupts are for any step.
+ */
+extern const unsigned long riscv_trap_exit[2];
+
+static struct pt_regs *into_trap_exit(struct pt_regs *regs, unsigned long *next)
+{
+	struct pt_regs *frame = (struct pt_regs *)regs_reg(regs, REG_SP);
+
+	if (*next < riscv_trap_exit[0] || *next >= riscv_trap_exit[1] ||
+	    copy_from_kernel_nofault(next, &frame->epc, sizeof(*next)))
+		return NULL;
+	return frame;
+}
+
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
 	unsigned long exits[KGDB_MAX_STEP_BREAKS];
+	struct pt_regs *irq_frame, *exit_frame = NULL;
 	int len, n = 0, err = 0;
 
 	len = fetch(regs->epc, &step_insn);
 	if (len < 0)
 		return len;
+	step_task = current;
 	if (is_lr(step_insn, len))
 		n = exclusive_exits(regs->epc, exits);
 	if (!n) {
 		err = next_pc(regs, &exits[0]);
 		n = 1;
 	}
+	if (!err && n == 1)
+		exit_frame = into_trap_exit(regs, &exits[0]);
 	if (!err)
 		err = kgdb_plant_step_breaks(exits, n);
 	if (err)
 		return err;
-	step_irq_bit = regs->status & SR_SPIE;
+	irq_frame = exit_frame ?: regs;
+	step_irq_bit = irq_frame->status & SR_SPIE;
+	irq_frame->status &= ~SR_SPIE;
 	regs->status &= ~SR_SPIE;
 	return 0;
 }
@@ -349,15 +377,18 @@ static bool is_sstatus_op(u32 insn, bool *writes)
 }
 
 /*
- * The code's own SIE comes back, unless the stepped instruction set it;
- * one that read sstatus sees that SIE, not the step's.
+ * The code's own SIE comes back, unless the stepped instruction set it
+ * or the step ended in another task; one that read sstatus sees that
+ * SIE, not the step's.
  */
-void arch_kgdb_end_step(struct pt_regs *regs)
+void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 {
 	unsigned int rd = bits(step_insn, 11, 7);
 	bool writes = false;
 
 	kgdb_remove_step_breaks();
+	if (current != step_task)
+		return;
 	if (is_sstatus_op(step_insn, &writes) && rd)
 		regs_reg(regs, rd) = (regs_reg(regs, rd) & ~SR_SIE) |
 				     (step_irq_bit ? SR_SIE : 0);

@@ -2,9 +2,9 @@
 /*
  * RISC-V traps: the fault report (registers and a symbolic backtrace)
  * and the hand-off of interrupts to the common code. entry.S calls
- * riscv_handle_trap() on the interrupted task's stack with a struct
- * pt_regs; scause says what came: an interrupt (its top bit) or an
- * exception, stval the address that faulted.
+ * riscv_handle_trap() (an exception) or riscv_handle_irq() (an
+ * interrupt: scause's top bit) on the interrupted task's stack with a
+ * struct pt_regs; stval is the address that faulted.
  *
  * The MMU stays off (satp bare): QEMU virt has nothing at address 0, so
  * a NULL pointer is an access fault without any page table.
@@ -113,7 +113,13 @@ static void __kgdb_nobreak handle_exception(struct pt_regs *regs)
 	oops_end(regs_irqs_on(regs));
 }
 
-static void handle_interrupt(struct pt_regs *regs)
+/*
+ * Interrupts, called from the trap entry apart from the exceptions, and
+ * open to gdb's breakpoints: its return goes straight to the trap's way
+ * out, so that a gdb step out of an interrupt never stops in the trap
+ * path (__kgdb_nobreak), which the stub's own trap runs too.
+ */
+void riscv_handle_irq(struct pt_regs *regs)
 {
 	unsigned long irq = regs->cause & ~CAUSE_IRQ;
 
@@ -136,10 +142,7 @@ static void handle_interrupt(struct pt_regs *regs)
 
 void __kgdb_nobreak riscv_handle_trap(struct pt_regs *regs)
 {
-	if (regs->cause & CAUSE_IRQ)
-		handle_interrupt(regs);
-	else
-		handle_exception(regs);
+	handle_exception(regs);
 }
 
 /*

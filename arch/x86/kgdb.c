@@ -7,13 +7,18 @@
  * register layouts are each arch's kgdb_regs.c.
  */
 #include <kernel.h>
+#include <errno.h>
 #include <kgdb.h>
+#include <mm.h>
+#include <sched.h>
 #include <uart16550.h>
 #include <asm/ptrace.h>
 #include <asm/x86.h>
 
 #define COM2		0x2f8
 #define EFLAGS_TF	0x100	/* trap after the next instruction */
+#define EFLAGS_IF	0x200	/* interrupts on */
+#define DR6_BS		0x4000	/* the debug trap is a single step's */
 
 const char arch_kgdb_port_name[] = "COM2 (ttyS1, I/O port 0x2f8), 115200 8N1";
 const u8 arch_kgdb_break_insn[] = { 0xcc };	/* int3 */
@@ -46,15 +51,80 @@ void __kgdb_nobreak arch_kgdb_sync_icache(unsigned long addr, size_t len)
 {
 }
 
+/*
+ * A step runs with interrupts off on the stepping CPU, so that neither
+ * the tick nor a task switch happens inside one stepi; the stepped
+ * task's own IF comes back when the step ends. An instruction that sets
+ * IF itself (sti, cli, popf, iret: iret returns from an interrupt into
+ * the code it interrupted, whose flags it pops) keeps what it set, and
+ * hlt keeps IF on, or it would wait for ever.
+ */
+#define OP_PUSHF	0x9c
+#define OP_POPF		0x9d
+#define OP_IRET		0xcf
+#define OP_HLT		0xf4
+#define OP_CLI		0xfa
+#define OP_STI		0xfb
+
+static struct task_struct *step_task;	/* whose IF step_irq_flag is */
+static unsigned long step_irq_flag;
+static int step_op;
+
+/* The opcode at pc past an operand-size or REX.W prefix (iretq: 48 cf). */
+static int opcode_at(unsigned long pc)
+{
+	u8 insn[2];
+
+	if (copy_from_kernel_nofault(insn, (void *)pc, sizeof(insn)))
+		return -EFAULT;
+	return insn[0] == 0x48 || insn[0] == 0x66 ? insn[1] : insn[0];
+}
+
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
+	step_op = opcode_at(regs_pc(regs));
+	if (step_op < 0)
+		return step_op;
+	step_task = current;
+	step_irq_flag = regs_flags(regs) & EFLAGS_IF;
+	if (step_op != OP_HLT)
+		regs_flags(regs) &= ~EFLAGS_IF;
 	regs_flags(regs) |= EFLAGS_TF;
 	return 0;
 }
 
-void arch_kgdb_end_step(struct pt_regs *regs)
+/* A stepped pushf pushed the step's TF and IF: the task's go there. */
+static void __kgdb_nobreak fix_pushed_flags(struct pt_regs *regs)
+{
+	unsigned long *pushed = (unsigned long *)regs_sp(regs);
+
+	*pushed = (*pushed & ~(EFLAGS_TF | EFLAGS_IF)) | step_irq_flag;
+}
+
+void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 {
 	regs_flags(regs) &= ~EFLAGS_TF;
+	if (current != step_task)
+		return;		/* the flags there are another task's */
+	if (step_op == OP_PUSHF)
+		fix_pushed_flags(regs);
+	if (step_op != OP_STI && step_op != OP_CLI && step_op != OP_POPF &&
+	    step_op != OP_IRET)
+		regs_flags(regs) = (regs_flags(regs) & ~EFLAGS_IF) | step_irq_flag;
+}
+
+/*
+ * Whether a debug trap is a single step's (DR6.BS), which is sticky:
+ * cleared here. TF cannot tell: a step of iret traps with the flags it
+ * popped, TF clear.
+ */
+static bool __kgdb_nobreak single_stepped(void)
+{
+	unsigned long dr6;
+
+	asm volatile("mov %%db6, %0" : "=r" (dr6));
+	asm volatile("mov %0, %%db6" :: "r" (dr6 & ~DR6_BS));
+	return dr6 & DR6_BS;
 }
 
 /*
@@ -63,8 +133,8 @@ void arch_kgdb_end_step(struct pt_regs *regs)
  * the breakpoint, and the original instruction runs from there once
  * the text is clean; a compiled-in int3
  * (arch_kgdb_breakpoint) is passed. A debug trap is a hardware
- * breakpoint's or watchpoint's (hw_breakpoint.c), or with TF set ends a
- * step.
+ * breakpoint's or watchpoint's (hw_breakpoint.c), or a single step's,
+ * which ends a step.
  */
 bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 {
@@ -75,7 +145,7 @@ bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 	}
 	if (regs->vector == X86_TRAP_DB && x86_kgdb_watch_trap(regs))
 		return true;
-	if (regs->vector == X86_TRAP_DB && (regs_flags(regs) & EFLAGS_TF))
+	if (regs->vector == X86_TRAP_DB && single_stepped())
 		return kgdb_handle_trap(regs, KGDB_SIGTRAP);
 	return false;
 }

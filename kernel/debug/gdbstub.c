@@ -7,9 +7,11 @@
  * A packet's body is at most PACKET_SIZE characters either way, and a
  * request whose reply would not fit gets an error, never a cut reply.
  *
- * A break (0x03) from gdb while the kernel is stopped already is dropped:
- * gdb sent it before it saw the stop reply, which answers it. So is one
- * that comes while the stub waits for the ack of a stop reply.
+ * A break (0x03) that comes while the stub waits for the ack of a stop
+ * reply is dropped: gdb sent it before it saw that reply, which answers
+ * it. One that comes between two packets, after that ack, gdb sent
+ * while it drove a next or a finish step by step: the next c or s
+ * stops at once with SIGINT, without running the kernel.
  *
  * Tasks are gdb's threads, thread id = pid + 1 (gdb reserves 0). A task
  * running on a stopped CPU shows the registers that CPU's trap or IPI
@@ -41,11 +43,14 @@ static const char hex_digits[] = "0123456789abcdef";
 
 /* gdb sent c or s and waits for the stop reply: it is attached. */
 static bool gdb_waiting;
+/* A break between packets: the next resume is a stop. */
+static bool break_pending;
 
 struct session {
 	unsigned int cpu;		/* the CPU in the stub */
 	int signo;
 	struct task_struct *gthread;	/* Hg: whose registers g reads */
+	struct task_struct *cthread;	/* Hc: which thread s steps */
 	int thread_pos;			/* q[fs]ThreadInfo: where we are */
 };
 
@@ -89,8 +94,9 @@ static char *get_packet(void)
 		u8 sum = 0;
 		int c, hi, lo;
 
-		while (getc_wait() != '$')
-			;		/* between packets: acks, garbage */
+		while ((c = getc_wait()) != '$')
+			if (c == 0x03)	/* between packets: acks, garbage */
+				break_pending = true;
 		while ((c = getc_wait()) != '#') {
 			if (c == '$') {	/* a new start: drop the old */
 				len = sum = 0;
@@ -359,7 +365,8 @@ static void set_thread(struct session *s, const char *args)
 	}
 	if (op == 'g')
 		s->gthread = p;
-	/* Hc: c and s always resume the CPU that trapped. */
+	else
+		s->cthread = p;
 	reply_ok();
 }
 
@@ -542,9 +549,25 @@ static int resume_at(struct session *s, const char *args)
 	return 0;
 }
 
-/* Let the kernel go on: false (and an error reply) if it cannot step. */
-static bool resume(struct session *s, bool step, enum gdb_resume *how)
+/*
+ * Let the kernel go on, or stepping, the thread that stopped; false and
+ * the reply to send when it does not: a break came meanwhile (its stop),
+ * or it cannot step there, or another thread is to step (an error: the
+ * stub steps only the CPU that trapped; the others stay parked).
+ */
+static bool resume(struct session *s, bool step, struct task_struct *stepped,
+		   enum gdb_resume *how)
 {
+	if (break_pending) {
+		break_pending = false;
+		s->signo = KGDB_SIGINT;
+		stop_reply(s);
+		return false;
+	}
+	if (step && stepped != kgdb_cpus[s->cpu].task) {
+		reply_error(-ESRCH);
+		return false;
+	}
 	if (step && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
 		reply_error(-EINVAL);	/* cannot step this one */
 		return false;
@@ -555,22 +578,41 @@ static bool resume(struct session *s, bool step, enum gdb_resume *how)
 }
 
 /*
- * vCont;action[:thread];...: whether an action is a step. Advertising
- * vCont's s is what makes gdb step with it on ARM, rather than plant its
- * own breakpoint at the next instruction. As with s and Hc, the step is
- * the trapping CPU's whichever thread it names (gdb sends "s:N;c": N is
- * the thread it stopped in); the others wait parked. A signal (C, S) is
- * not delivered: the kernel has none.
+ * vCont;action[:thread];...: whether an s or S action steps, and the
+ * thread it steps (gdb sends "s:N;c"): the stopped one if it names none,
+ * NULL for one that does not exist. Advertising vCont's s is what makes
+ * gdb step with it on ARM, rather than plant its own breakpoint at the
+ * next instruction. A signal (C, S) is not delivered: the kernel has none.
  */
-static bool vcont_steps(const char *p)
+static bool vcont_steps(struct session *s, const char *p,
+			struct task_struct **stepped)
 {
+	unsigned long tid;
+
+	*stepped = kgdb_cpus[s->cpu].task;
 	for (; p; p = strchr(p, ';')) {
 		if (*p == ';')
 			p++;
-		if (*p == 's' || *p == 'S')
-			return true;
+		if (*p != 's' && *p != 'S')
+			continue;
+		if (*p++ == 'S')
+			parse_hex(&p, &tid);	/* its signal: not delivered */
+		if (*p == ':' && p[1] != '-') {
+			p++;
+			if (parse_hex(&p, &tid) && tid)
+				*stepped = find_tid(tid);
+		}
+		return true;
 	}
 	return false;
+}
+
+static bool vcont(struct session *s, const char *p, enum gdb_resume *how)
+{
+	struct task_struct *stepped;
+	bool step = vcont_steps(s, p, &stepped);
+
+	return resume(s, step, stepped, how);
 }
 
 static bool command(struct session *s, const char *p, enum gdb_resume *how)
@@ -620,20 +662,20 @@ static bool command(struct session *s, const char *p, enum gdb_resume *how)
 			reply_error(-EINVAL);
 			break;
 		}
-		if (resume(s, *p == 's', how))
+		if (resume(s, *p == 's', s->cthread ?: kgdb_cpus[s->cpu].task,
+			   how))
 			return true;
 		break;
 	case 'v':
 		if (!strcmp(p, "vCont?"))
 			strcpy(out_buf, "vCont;c;C;s;S");
-		else if (!strncmp(p, "vCont;", 6) &&
-			 resume(s, vcont_steps(p + 6), how))
+		else if (!strncmp(p, "vCont;", 6) && vcont(s, p + 6, how))
 			return true;
 		break;
 	case 'D':
 		kgdb_remove_all_breakpoints();
 		kgdb_remove_all_hw_breakpoints();
-		gdb_waiting = false;
+		gdb_waiting = break_pending = false;
 		reply_ok();
 		put_packet(out_buf);
 		*how = GDB_RESUME_CONTINUE;

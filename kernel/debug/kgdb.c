@@ -16,11 +16,14 @@
  *
  * gdb's breakpoints are in the kernel's text only while it runs: a stop
  * puts the original instructions back before gdb is told, so the stub
- * itself (its delays, the UART, memset...) never runs into one. Between
- * the trap and that moment the stub calls little; if it still meets a
- * breakpoint there (the owner traps again), it takes every breakpoint
- * out and carries on. What runs before it can tell (the trap path, the
- * text patching) is __kgdb_nobreak: gdb cannot plant a breakpoint there.
+ * itself (its delays, the UART, memset...) never runs into one. The
+ * stub's own code on the way there, and on the way back from the moment
+ * the breakpoints go in again (the trap path, the stop and the resume
+ * below, the text patching), is __kgdb_nobreak: gdb cannot plant a
+ * breakpoint there, where a trap would re-enter the stop it is in. The
+ * kernel's code it calls on the way (ktime_get_ns, the IPI sender) may
+ * hold one: the owner then traps again, takes every breakpoint out and
+ * carries on. A step runs with gdb's breakpoints out of the text.
  */
 #include <kernel.h>
 #include <string.h>
@@ -91,7 +94,7 @@ static bool __kgdb_nobreak take_owner(unsigned int cpu, int *was)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static void drop_owner(void)
+static void __kgdb_nobreak drop_owner(void)
 {
 	__atomic_store_n(&kgdb_owner, -1, __ATOMIC_RELEASE);
 }
@@ -186,7 +189,7 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 	kgdb_sync_hw_breakpoints();
 }
 
-static void stop_other_cpus(unsigned int self)
+static void __kgdb_nobreak stop_other_cpus(unsigned int self)
 {
 	unsigned int cpu, want = 0;
 	u64 deadline;
@@ -217,7 +220,7 @@ static void stop_other_cpus(unsigned int self)
  * until then a new stop could count a leaving CPU as stopped, and gdb
  * would read registers that CPU is already using again.
  */
-static void release_other_cpus(void)
+static void __kgdb_nobreak release_other_cpus(void)
 {
 	WRITE_ONCE(kgdb_stopping, 0);
 	smp_mb();
@@ -236,13 +239,14 @@ static void kgdb_free_removed_breakpoints(void);
  * the step's stop reports it, and gdb ends a next or a finish there
  * instead of stepping on. gdb sends nothing else while it waits.
  */
-static int step_end_signal(int signo)
+static int __kgdb_nobreak step_end_signal(int signo)
 {
 	return arch_kgdb_io_getc() == 0x03 ? KGDB_SIGINT : signo;
 }
 
 /* gdb's conversation with the owner; the text holds no breakpoint meanwhile. */
-static void kgdb_stop(unsigned int cpu, struct pt_regs *regs, int signo)
+static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
+				     int signo)
 {
 	int woke_by = kgdb_cpus[cpu].break_char;
 	enum gdb_resume how;
@@ -382,7 +386,7 @@ bool __kgdb_nobreak kgdb_step_planted_at(unsigned long addr)
 	return false;
 }
 
-void kgdb_remove_step_breaks(void)
+void __kgdb_nobreak kgdb_remove_step_breaks(void)
 {
 	while (nr_step_breaks > 0) {
 		nr_step_breaks--;
@@ -481,7 +485,7 @@ void __kgdb_nobreak kgdb_remove_all_breakpoints(void)
 			remove_slot(i);
 }
 
-static void kgdb_activate_breakpoints(void)
+static void __kgdb_nobreak kgdb_activate_breakpoints(void)
 {
 	int i;
 
@@ -501,7 +505,7 @@ static void kgdb_activate_breakpoints(void)
 	}
 }
 
-static void kgdb_deactivate_breakpoints(void)
+static void __kgdb_nobreak kgdb_deactivate_breakpoints(void)
 {
 	int i;
 
@@ -515,7 +519,7 @@ static void kgdb_deactivate_breakpoints(void)
 }
 
 /* Every CPU is parked: none can be between a removed breakpoint and us. */
-static void kgdb_free_removed_breakpoints(void)
+static void __kgdb_nobreak kgdb_free_removed_breakpoints(void)
 {
 	int i;
 

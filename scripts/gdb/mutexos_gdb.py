@@ -264,9 +264,13 @@ def current_task():
     ti = gdb.Value(mx_logic.thread_info_of(sp, size)).cast(
         _type("struct thread_info").pointer())
     task = ti["task"]
-    if int(task["thread_info"]) != int(ti):
+    # An offline CPU (a Pi's core left in the firmware's spin loop under
+    # QEMU's stub) has sp 0: RAM there reads as a thread_info whose task
+    # is 0, and a task at 0 whose thread_info is 0 again.
+    if not int(task) or int(task["thread_info"]) != int(ti):
         raise gdb.GdbError(f"mx-current: sp {sp:#x} is on no task's stack "
-                           "(is the kernel past its early boot?)")
+                           "(a CPU that is offline, or the kernel not past "
+                           "its early boot?)")
     return task
 
 

@@ -21,26 +21,36 @@ def instructions(function):
     return [(i["addr"], i["asm"]) for i in arch.disassemble(start, block.end - 1)]
 
 
-def exclusive_loop(function):
-    """The first ldrex of function, its strex, and the branch that retries."""
+def exclusive_loops(function):
+    """Each ldrex of function with its strex, the branch that retries, and
+    whether that branch is unconditional ("beq out; b retry")."""
     insns = instructions(function)
-    ldrex = next(a for a, text in insns if text.startswith("ldrex"))
-    strex = next(a for a, text in insns if a > ldrex and text.startswith("strex"))
-    retry = next(a for a, text in insns if a > strex and
-                 (m := BRANCH_TO.match(text)) and int(m.group(1), 16) == ldrex)
-    return ldrex, strex, retry
+    for ldrex in (a for a, text in insns if text.startswith("ldrex")):
+        strex = next(a for a, text in insns if a > ldrex and text.startswith("strex"))
+        retry, text = next((a, text) for a, text in insns if a > strex and
+                           (m := BRANCH_TO.match(text)) and int(m.group(1), 16) == ldrex)
+        yield ldrex, strex, retry, text.split()[0] == "b"
+
+
+def exclusive_loop(function, shape):
+    """The first ldrex of function (shape "any"), or the first whose retry
+    is an unconditional b (shape "b"), with its strex and its retry."""
+    return next((ldrex, strex, retry)
+                for ldrex, strex, retry, plain_b in exclusive_loops(function)
+                if shape == "any" or plain_b)
 
 
 class StepExclusive(gdb.Command):
-    """mx-check-step-exclusive FUNCTION N: stop at FUNCTION's first ldrex,
-    then stepi up to N times until pc leaves its retry loop."""
+    """mx-check-step-exclusive FUNCTION N [b]: stop at FUNCTION's first
+    ldrex (with b: the first whose retry is an unconditional b), then
+    stepi up to N times until pc leaves its retry loop."""
 
     def __init__(self):
         super().__init__("mx-check-step-exclusive", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        function, count = arg.split()
-        ldrex, strex, retry = exclusive_loop(function)
+        function, count, *shape = arg.split()
+        ldrex, strex, retry = exclusive_loop(function, (shape or ["any"])[0])
         stop = gdb.Breakpoint(f"*{ldrex:#x}")
         gdb.execute("continue", to_string=True)
         stop.delete()
@@ -78,3 +88,156 @@ def interrupt_frames():
 
 
 StepExclusive()
+
+
+# The interrupt-enable bit of the stopped code, where gdb sees it: x86's
+# IF in eflags, ARM's I in cpsr (set: masked). riscv's sstatus is not
+# among the registers the stub sends.
+IRQ_BITS = {"eflags": (0x200, True), "cpsr": (0x80, False)}
+
+
+def irqs_on():
+    """True or False for the stopped code's interrupts, None where unseen."""
+    for register, (bit, on_when_set) in IRQ_BITS.items():
+        try:
+            value = int(gdb.parse_and_eval(f"(unsigned long)${register}"))
+        except gdb.error:
+            continue
+        return bool(value & bit) == on_when_set
+    return None
+
+
+def thread_id():
+    return gdb.selected_thread().ptid
+
+
+def interrupted_pc():
+    """Where the innermost interrupt returns to: the pc of the frame
+    below its <signal handler called>."""
+    for frame in frames():
+        if frame.type() == gdb.SIGTRAMP_FRAME:
+            return frame.older().pc()
+    return None
+
+
+class StepOut(gdb.Command):
+    """mx-check-step-out N: stopped inside an interrupt, stepi up to N
+    times until pc is where the interrupt returns to: the step out of the
+    exception return (iret, sret, rfe, ldm ... pc^). The steps must stay
+    in the stopped thread (or end in another one by a task switch on the
+    way out), and the code the interrupt returns to must be one interrupt
+    less deep, with its interrupts on, as they were when it came. (The
+    stack is unwound at the start and the end only: each unwind crosses
+    the serial line.)"""
+
+    def __init__(self):
+        super().__init__("mx-check-step-out", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        start, thread, back = interrupt_frames(), thread_id(), interrupted_pc()
+        if back is None:
+            print("mx-step-out: not stopped inside an interrupt: "
+                  + " <- ".join(str(f.name()) for f in frames()))
+            return
+        for step in range(1, int(arg) + 1):
+            gdb.execute("stepi", to_string=True)
+            if thread_id() != thread:
+                print(f"mx-step-out: out of the interrupt after {step} stepi, "
+                      f"by a task switch to thread {thread_id()[1]}")
+                return
+            if int(gdb.parse_and_eval("(unsigned long)$pc")) == back:
+                break
+        else:
+            print(f"mx-step-out: still in the interrupt after {arg} stepi, at "
+                  + str(gdb.newest_frame().name()))
+            return
+        where = gdb.newest_frame().name()
+        if interrupt_frames() != start - 1:
+            print(f"mx-step-out: at {back:#x} ({where}) after {step} stepi, but "
+                  f"{interrupt_frames()} interrupts deep, not {start - 1}: "
+                  + " <- ".join(str(f.name()) for f in frames()))
+        elif irqs_on() is False:
+            print(f"mx-step-out: out after {step} stepi in {where}, "
+                  "but with its interrupts off")
+        else:
+            print(f"mx-step-out: out of the interrupt after {step} stepi, in {where}")
+
+
+StepOut()
+
+
+class StepNoTick(gdb.Command):
+    """mx-check-step-no-tick N: stepi N times in a task whose interrupts
+    are on; the stepping CPU's tick must not run inside a step: the task's
+    time_slice, which each tick on its CPU counts down, stays as it was,
+    and no step ends in another task."""
+
+    def __init__(self):
+        super().__init__("mx-check-step-no-tick", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        if irqs_on() is False:
+            print("mx-step-tick: the stopped code has its interrupts off: "
+                  "nothing to check here")
+            return
+        thread = thread_id()
+        task = gdb.parse_and_eval("$mx_current()")
+        before = int(task["time_slice"])
+        for step in range(1, int(arg) + 1):
+            gdb.execute("stepi", to_string=True)
+            if thread_id() != thread:
+                print(f"mx-step-tick: stepi {step} ended in thread {thread_id()[1]}: "
+                      "a task switch inside a step")
+                return
+            after = int(task["time_slice"])
+            if after != before:
+                print(f"mx-step-tick: stepi {step} ran the tick: time_slice "
+                      f"{before} -> {after}")
+                return
+        print(f"mx-step-tick: {arg} stepi, no tick inside one")
+
+
+StepNoTick()
+
+
+class StepAt(gdb.Command):
+    """mx-check-step-at FUNCTION MNEMONIC [N]: stop at FUNCTION's first
+    (or Nth) instruction whose mnemonic is MNEMONIC (a blx into libgcc's Thumb
+    helpers, a switch table's ldrls pc), then one stepi: it must step
+    (gdb shows no error reply), to the instruction after a blx (the
+    helper runs whole) or, for a conditional load into pc, on within
+    FUNCTION with its condition passed (up to TRIES stops until it does)."""
+
+    TRIES = 20
+
+    def __init__(self):
+        super().__init__("mx-check-step-at", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        function, mnemonic, *nth = arg.split()
+        insns = instructions(function)
+        found = [(a, t) for a, t in insns if t.split()[0] == mnemonic]
+        addr, text = found[int((nth or [1])[0]) - 1]
+        for _ in range(1 if mnemonic == "blx" else self.TRIES):
+            out, pc = self.step_from(addr)
+            if "failure reply" in out or pc != addr + 4:
+                break
+        inside = insns[0][0] <= pc <= insns[-1][0]
+        if "failure reply" in out or pc == addr or \
+                (mnemonic == "blx") != (pc == addr + 4) or not inside:
+            print(f"mx-step-at: stepi at {text!r} ({addr:#x}) in {function}: "
+                  f"pc {pc:#x}: {out.strip()}")
+            return
+        print(f"mx-step-at: stepped {mnemonic} at {addr:#x}, pc {pc:#x}")
+
+    @staticmethod
+    def step_from(addr):
+        """Continue to addr, stepi there: gdb's output and the new pc."""
+        stop = gdb.Breakpoint(f"*{addr:#x}")
+        gdb.execute("continue", to_string=True)
+        stop.delete()
+        out = gdb.execute("stepi", to_string=True)
+        return out, int(gdb.parse_and_eval("(unsigned long)$pc"))
+
+
+StepAt()

@@ -15,20 +15,24 @@ socket, the console on stdout as in every test boot:
      the kernel stopped there;
   3. gdb-multiarch -batch again, stepping: next and finish in
      __mutex_unlock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
-     must leave its retry loop (gdb_checks.py); gdb disconnects; then
-     once more with watchpoints (watch, rwatch, hbreak, awatch) on a
-     variable a test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on
-     an arch whose stub has none, gdb's message that it cannot;
+     (and from scheduler_tick's "beq out; b retry" one) must leave its
+     retry loop, and from a breakpoint on irq_exit stepi must go out of
+     the interrupt (gdb_checks.py); gdb disconnects; then once more
+     with watchpoints (watch, rwatch, hbreak, awatch) on a variable a
+     test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on an arch
+     whose stub has none, gdb's message that it cannot;
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
      the kernel stopped; gdb attached there: bt goes through <signal handler
      called> into the interrupted code, and the tasks' backtraces end
-     at task_entry (or the boot code) without junk; gdb disconnects;
+     at task_entry (or the boot code) without junk, and stepi goes out of
+     the tick the break stopped in; gdb disconnects;
   5. the raw client again: 'c', and right after its ack a break (0x03)
      stops the running kernel with SIGINT (T02); the last case is let go,
      'D' detaches and the run goes on to its end, whose KTAP result
      arrives on the console and is judged like any other.
-Then a second boot halted under QEMU's own stub runs the helpers there.
+Then a second boot halted under QEMU's own stub runs the helpers there
+(on ARM also mx-current on a core the kernel never started: an error).
 An arch without a port for the kernel's stub (ARCH_KGDB_PORT none) has
 that second boot alone, after a boot of the same cases without kgdb.
 On riscv, whose stub shares the console's line, a boot to the prompt
@@ -38,10 +42,13 @@ packet must reach it through portsplit.py), then the console still
 takes a line.
 Last, the stub under stress, in a boot of its own at 2 and at 4 CPUs
 (kgdbwait test=kgdb.*), all with the raw client: reads of PacketSize/2
-bytes and one more (an error reply), a breakpoint on udelay, one on
+bytes and one more (an error reply), no breakpoint in the trap path and
+the stop (every __kgdb_nobreak function, kgdb_stop), a breakpoint on udelay, one on
 ktime_get_ns (the stub re-enters and recovers), ROUNDS rounds of
 breakpoint, continue and break (one stop each, the right signal), a step
-with a break (SIGINT) and one without (SIGTRAP), every CPU reporting at
+with a break (SIGINT) and one without (SIGTRAP), a step of a thread that
+did not stop (an error reply), a break between packets (the next step
+stops at once, SIGINT), every CPU reporting at
 once under kgdb.on_bug=1 (a stop each), and a break while CPU 0 spins
 with interrupts off.
 """
@@ -260,8 +267,19 @@ QEMU_STUB_SESSION = [
     ("mx-current", r"pid \d+ kunit/api_contr"),
     ("mx-dmesg", r"MutexOS on "),
     ("p *lock", r"count = 0 \(locked\), owner kunit/api_contr"),
-    ("kill", None),
 ]
+# raspi2b has 4 cores whatever the CPU count: at 2 CPUs, QEMU's thread 4
+# is a core the kernel never started (its task once showed at 0x0).
+QEMU_STUB_OFFLINE_CPU = [
+    ("thread 4", None),
+    ("mx-current", r"mx-current: sp 0x[0-9a-f]+ is on no task's stack"),
+]
+
+
+def qemu_stub_session(arch):
+    """The helpers under QEMU's stub for arch, ending with QEMU killed."""
+    extra = QEMU_STUB_OFFLINE_CPU if arch.name == "arm" else []
+    return QEMU_STUB_SESSION + extra + [("kill", None)]
 
 # Steps on the kernel's stub: next and finish in the unlock slowpath (a
 # contended unlock wakes a waiter but never sleeps; the debug build enters
@@ -270,6 +288,7 @@ QEMU_STUB_SESSION = [
 CHECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_checks.py")
 EXCLUSIVE_STEPS = 50
 STEP_SESSION = [
+    (f"source {CHECKS}", None),
     ("break __mutex_unlock_slowpath", None),
     ("continue", r"hit Breakpoint \d+, __mutex_unlock_slowpath"),
     # Before stepping: another task's unlock would stop a step there.
@@ -278,11 +297,34 @@ STEP_SESSION = [
     ("next", r"\A\d+\t"),
     # Back in mutex_unlock, in the fastpath inlined there, which called it.
     ("finish", r"(0x[0-9a-f]+ in )?(__mutex_fastpath_unlock|mutex_unlock) \(.*\) at "),
+    # In the test's task, interrupts on: no tick inside a step.
+    ("mx-check-step-no-tick 10", r"mx-step-tick: 10 stepi, no tick inside one"),
 ]
+# scheduler_tick's second sequence ends "beq out; b retry": once stepped
+# one instruction at a time for ever. vsnprintf's third switch table is
+# its conversions' ('X' to 'x'), which the tests' printk runs.
 STEP_SESSION_ARM = [
-    (f"source {CHECKS}", None),
     (f"mx-check-step-exclusive _spin_lock {EXCLUSIVE_STEPS}",
      r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
+    (f"mx-check-step-exclusive scheduler_tick {EXCLUSIVE_STEPS} b",
+     r"mx-step: past the strex at 0x[0-9a-f]+ after \d+ stepi"),
+    # Once an E16: a blx into libgcc's Thumb code (every ktime_get_ns),
+    # and a switch table's ldrls pc, [pc, rX, lsl #2].
+    ("mx-check-step-at arch_clock_ns blx", r"mx-step-at: stepped blx at"),
+    ("mx-check-step-at vsnprintf ldrls 3", r"mx-step-at: stepped ldrls at"),
+]
+
+# Out of an interrupt, one stepi at a time, from its last function: the
+# exception return (iret, sret, rfe, ldm ... pc^) stepped, with the
+# stepping CPU's interrupts off until the code it returns to has its own.
+STEP_OUT_STEPS = 400
+STEP_OUT = (f"mx-check-step-out {STEP_OUT_STEPS}",
+            r"mx-step-out: out of the interrupt after \d+ stepi")
+STEP_OUT_SESSION = [
+    ("break irq_exit", None),
+    ("continue", r"hit Breakpoint \d+, irq_exit"),
+    ("delete", None),
+    STEP_OUT,
 ]
 
 # Hardware watchpoints and breakpoints (tests/kgdb_test.c, watched_by_gdb),
@@ -335,9 +377,11 @@ def watch_session(arch):
 # The idle tasks (gdb's threads 1 and 2), khungtaskd, init and a test's
 # task cover every kind of stack; their arguments are not read: each read
 # crosses the serial line, and on a loaded host a whole list takes minutes.
+# Then, from that stop (always inside the tick), out of the interrupt.
 BREAK_SESSION = [("mx-current", None), ("bt", None),
                  ("set print frame-arguments none", None),
-                 ("thread apply 1-5 bt", None), ("disconnect", None)]
+                 ("thread apply 1-5 bt", None), (f"source {CHECKS}", None),
+                 STEP_OUT, ("disconnect", None)]
 # For a gdb run of the stepping checks or the one after the break.
 LONG_GDB_SECS = STEP_SECS * 4
 # Where a task's backtrace ends: its first function, or (a task that has
@@ -352,7 +396,7 @@ JUNK = ("??", "Backtrace stopped", "previous frame identical", "corrupt stack")
 def step_session(arch):
     """The stepping checks for arch, ending with gdb disconnected."""
     extra = STEP_SESSION_ARM if arch.name == "arm" else []
-    return STEP_SESSION + extra + [("disconnect", None)]
+    return STEP_SESSION + extra + STEP_OUT_SESSION + [("disconnect", None)]
 
 
 def backtrace_problems(text, interrupted):
@@ -566,7 +610,7 @@ def helpers_on_qemu_stub(root, arch, image, symbols, accel, log):
             why = qemu_gdb.wait_for_port(proc, port, errors)
             if why:
                 return [f"QEMU's stub: {why}"]
-            out, problems = run_gdb(arch, symbols, port, QEMU_STUB_SESSION, root)
+            out, problems = run_gdb(arch, symbols, port, qemu_stub_session(arch), root)
             _keep(log, "gdb on QEMU's stub", out)
             return [f"QEMU's stub: {p}" for p in problems]
         finally:
@@ -585,8 +629,7 @@ ROUNDS = 200
 # gdb talks to it, one it calls before the text is clean (a re-entry),
 # one every CPU's tick runs, and one to read memory from.
 STRESS_SYMBOLS = ("udelay", "ktime_get_ns", "scheduler_tick", "start_kernel",
-                  "kgdb_test_spin", "kgdb_test_reports", "kgdb_handle_trap",
-                  "arch_kgdb_io_getc")
+                  "kgdb_test_spin", "kgdb_test_reports", "arch_kgdb_io_getc")
 SPINNING = b"kgdb_test: CPU 0 spins with interrupts off"
 SPIN_ENDED = b"ok 2 cpu0_irqs_off"
 REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints removed"
@@ -661,12 +704,133 @@ def check_udelay(rsp, addr, arch, console_has):
     return []
 
 
-def check_no_breakpoint(rsp, addr, arch):
+# The stub's stop, by name: it runs before the text is clean and after
+# the breakpoints are back (kgdb.c). Once, a breakpoint there re-entered
+# the stop it was in, for ever.
+STOP_PATH = ("kgdb_stop",)
+
+
+def nobreak_functions(arch, symbols):
+    """{name: address} of the functions gdb may plant no breakpoint in:
+    those between __kgdb_nobreak_start and __kgdb_nobreak_end (nm -n),
+    and the stop's (STOP_PATH), wherever they are."""
+    out = subprocess.run([f"{arch.cross}nm", "-n", symbols], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    found, inside = {}, False
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        addr, kind, name = int(parts[0], 16), parts[1], parts[2]
+        if name == "__kgdb_nobreak_start":
+            inside = True
+        elif name == "__kgdb_nobreak_end":
+            inside = False
+        elif kind in "tT" and (inside or name in STOP_PATH) and \
+                not name.startswith("$"):
+            found[name] = addr
+    missing = [n for n in STOP_PATH if n not in found]
+    if missing or len(found) == len(STOP_PATH):
+        raise RspError(f"{symbols}: no __kgdb_nobreak functions or no {missing}")
+    return found
+
+
+# What code that takes no breakpoint (__kgdb_nobreak) may call outside
+# it, and why a breakpoint there is harmless: the conversation with gdb
+# and a step's end run with gdb's breakpoints out of the text; the
+# kernel code the stop calls on its way in is survived by re-entry
+# (kgdb_reentered); the interrupt and fault paths take breakpoints like
+# any code. Anything else the trap path or the stop calls is a function
+# that is missing from the section (break kgdb_stop once killed every arch).
+NOBREAK_MAY_CALL = {
+    "gdbstub_session", "arch_kgdb_io_getc", "cond_passes",
+    "ktime_get_ns", "arch_send_ipi", "printk",
+    "irq_enter", "irq_exit", "x86_handle_irq", "arm_handle_irq", "riscv_handle_irq",
+    "oops_begin", "oops_end", "oops_bad_address", "x86_show_regs",
+    "arch_dump_stack_from",
+}
+# A reference to a function's first instruction: a call, or a jump (a
+# tail call); a branch within a function names an offset.
+FUNCTION_REF = re.compile(r"<([\w.]+)>")
+
+
+def nobreak_calls_out(arch, symbols):
+    """The problems: calls and jumps from the __kgdb_nobreak section
+    (objdump -d) to functions outside it that NOBREAK_MAY_CALL does not
+    name."""
+    out = subprocess.run([f"{arch.cross}nm", symbols], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    nm = [p for p in (line.split() for line in out.splitlines()) if len(p) == 3]
+    bounds = {p[2]: p[0] for p in nm
+              if p[2] in ("__kgdb_nobreak_start", "__kgdb_nobreak_end")}
+    start, end = (int(bounds[b], 16) for b in ("__kgdb_nobreak_start",
+                                                "__kgdb_nobreak_end"))
+    outside = {p[2] for p in nm if p[1] in "tT" and not start <= int(p[0], 16) < end}
+    text = subprocess.run([f"{arch.cross}objdump", "-d",
+                           f"--start-address={start:#x}",
+                           f"--stop-address={end:#x}", symbols],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          check=True).stdout
+    called = (set(FUNCTION_REF.findall(text)) & outside) - NOBREAK_MAY_CALL
+    return [f"the code that takes no breakpoint calls {name}, which may hold one "
+            f"(add it to __kgdb_nobreak, or to NOBREAK_MAY_CALL with the reason)"
+            for name in sorted(called)]
+
+
+def check_no_breakpoint(rsp, functions, arch):
     """A breakpoint where the stub runs before it can tell a re-entry (the
-    trap path) is refused: the kernel would trap there for ever."""
-    reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
-    if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
-        return [f"Z0 in kgdb_handle_trap: {reply!r}, not an error reply"]
+    trap path, the stop itself) is refused: the kernel would trap there for
+    ever. gdb then says it cannot insert it; the next check goes on."""
+    problems = []
+    for name, addr in sorted(functions.items()):
+        reply = rsp.request(breakpoint_packet(b"Z", addr, arch))
+        if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+            problems.append(f"Z0 in {name}, where the stub stops: {reply!r}, "
+                            "not an error reply")
+            rsp.request(breakpoint_packet(b"z", addr, arch))
+    return problems
+
+
+def check_step_other_thread(rsp):
+    """gdb's thread N, then stepi: vCont;s:N;c (or Hc N, then s) for a
+    thread that is not the stopped one gets an error reply, which gdb
+    shows, and the kernel stays stopped where it was: the stub steps the
+    CPU that trapped, never another thread in its name."""
+    stopped = re.match(rb"T..thread:([0-9a-f]+);", rsp.request(b"?"))
+    tids, reply = [], rsp.request(b"qfThreadInfo")
+    while reply.startswith(b"m"):
+        tids += reply[1:].split(b",")
+        reply = rsp.request(b"qsThreadInfo")
+    others = [t for t in tids if stopped and t != stopped.group(1)]
+    if not others:
+        return [f"no thread but the stopped one to step ({tids})"]
+    problems = []
+    for body in (b"vCont;s:%s;c" % others[0], b"Hc%s" % others[0], b"s"):
+        reply = rsp.request(body)
+        if body.startswith(b"H"):
+            continue
+        if not re.fullmatch(rb"E[0-9a-f]{2}", reply):
+            problems.append(f"a step of thread {others[0].decode()}, not the "
+                            f"stopped one: {body!r} got {reply!r}, not an error")
+    rsp.request(b"Hc0")
+    reply = rsp.request(b"?")
+    if not reply.startswith(b"T") or b"thread:" + stopped.group(1) not in reply:
+        problems.append(f"after the refused steps, '?' got {reply!r}")
+    return problems
+
+
+def check_break_between_steps(rsp):
+    """A break (0x03) that comes between two packets, as Ctrl-C during a
+    long next does between its steps: the next step stops at once with
+    SIGINT (T02), and one more steps as usual (T05)."""
+    rsp.send_raw(b"\x03")
+    rsp.request(b"?")
+    reply = rsp.request(b"s")
+    if not reply.startswith(b"T02"):
+        return [f"a break between packets, then 's': {reply!r}, not T02"]
+    reply = rsp.request(b"s")
+    if not reply.startswith(b"T05"):
+        return [f"'s' after the break's stop: {reply!r}, not T05"]
     return []
 
 
@@ -844,7 +1008,9 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
         problems += set_int(rsp, addrs["kgdb_test_spin"], 1)
         problems += set_int(rsp, addrs["kgdb_test_reports"], 1)
         problems += check_packet_size(rsp, addrs["start_kernel"])
-        problems += check_no_breakpoint(rsp, addrs["kgdb_handle_trap"], arch)
+        nobreak = nobreak_functions(arch, symbols)
+        problems += nobreak_calls_out(arch, symbols)
+        problems += check_no_breakpoint(rsp, nobreak, arch)
         problems += check_udelay(rsp, addrs["udelay"], arch, lambda line:
                                  line in read_file(console_path))
         problems += check_port_breakpoint(rsp, addrs["arch_kgdb_io_getc"], arch,
@@ -854,6 +1020,8 @@ def _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems
         problems += check_rounds(rsp, (addrs["scheduler_tick"], addrs["udelay"]),
                                  arch, kinds)
         problems += check_step_break(rsp)
+        problems += check_step_other_thread(rsp)
+        problems += check_break_between_steps(rsp)
         problems += check_reports(rsp, addrs["kgdb_test_reports"], cpus)
         problems += check_irqs_off(rsp, addrs["kgdb_test_spin"], lambda line:
                                    wait_for_line(console_path, line, proc))

@@ -18,6 +18,7 @@
 #define PSR_MODE_MASK	0x1f
 #define PSR_MODE_SVC	0x13
 #define PSR_MODE_HYP	0x1a
+#define PSR_T		0x20	/* Thumb state */
 #define PSR_I		0x80
 #define PSR_F		0x40
 #define PSR_A		0x100

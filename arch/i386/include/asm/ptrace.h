@@ -14,6 +14,8 @@ struct pt_regs {
 #define regs_pc(r)	((r)->eip)
 #define regs_fp(r)	((r)->ebp)
 #define regs_flags(r)	((r)->eflags)
+/* A kernel trap pushes no esp: the interrupted one is just above eflags. */
+#define regs_sp(r)	((unsigned long)(&(r)->eflags + 1))
 #define regs_irqs_on(r)	(((r)->eflags & 0x200) != 0)
 
 /* Paging maps every address below the last page (paging.c). */

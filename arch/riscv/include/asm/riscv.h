@@ -58,6 +58,9 @@ void riscv_plic_init_cpu(unsigned int cpu);
 void riscv_irq_init_cpu(void);
 void riscv_handle_timer(void);
 void riscv_handle_ipi(struct pt_regs *regs);
+/* From the trap entry: an interrupt, and anything else. */
+void riscv_handle_irq(struct pt_regs *regs);
+void riscv_handle_trap(struct pt_regs *regs);
 void riscv_udelay(unsigned long us);
 void riscv_set_timebase(u32 hz);
 

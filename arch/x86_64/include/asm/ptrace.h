@@ -17,6 +17,7 @@ struct pt_regs {
 #define regs_pc(r)	((r)->rip)
 #define regs_fp(r)	((r)->rbp)
 #define regs_flags(r)	((r)->rflags)
+#define regs_sp(r)	((r)->rsp)
 #define regs_irqs_on(r)	(((r)->rflags & 0x200) != 0)
 
 /* Only the 1:1 map of the first 4 GiB can be read. */
