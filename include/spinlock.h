@@ -28,6 +28,11 @@ typedef struct spinlock {
 	struct task_struct *owner;
 	const char *name;
 	unsigned long taken_at;
+	/*
+	 * Times a CPU found it held and spun: a test that holds it reads
+	 * this to know that another task has come to the lock.
+	 */
+	unsigned int contended;
 #endif
 #ifdef CONFIG_PROVE_LOCKING
 	struct lockdep_map dep_map;

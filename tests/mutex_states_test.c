@@ -278,12 +278,117 @@ static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
 }
 #endif
 
+/* ---- a woken waiter's way back to wait_lock ---- */
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+static DEFINE_MUTEX(return_lock);
+
+static int return_waiter(void *unused)
+{
+	mutex_lock(&return_lock);
+	mutex_unlock(&return_lock);
+	return 0;
+}
+
+/*
+ * A round holds wait_lock with preemption off: this long at most, well
+ * under the soft lockup limit; a waiter slower than that is tried again.
+ */
+#define RETURN_ROUND_NS		(500 * NSEC_PER_MSEC)
+#define RETURN_ROUNDS		20
+
+struct return_probe {
+	struct task_struct *waiter;
+	int rounds;		/* rounds that saw the waiter come to wait_lock */
+	int changed;		/* ... and the wait list changed under us */
+};
+
+/*
+ * Holding wait_lock, wake the sleeping waiter (a spurious wakeup, which
+ * the slowpath must take in its stride) and hold on until it spins on
+ * wait_lock: whatever it did to the wait list on its way, it did while
+ * the list was ours.
+ */
+static void return_round(struct return_probe *p)
+{
+	spinlock_t *wait_lock = &return_lock.wait_lock;
+	struct list_head *head = &return_lock.wait_list;
+	struct list_head *first, *last;
+	unsigned int contended;
+	u64 start;
+
+	spin_lock(wait_lock);
+	first = head->next;
+	last = head->prev;
+	contended = READ_ONCE(wait_lock->contended);
+	wake_up_process(p->waiter);
+	start = ktime_get_ns();
+	while (READ_ONCE(wait_lock->contended) == contended &&
+	       ktime_get_ns() - start < RETURN_ROUND_NS)
+		cpu_relax();
+	if (READ_ONCE(wait_lock->contended) != contended) {
+		p->rounds++;
+		p->changed += head->next != first || head->prev != last;
+	}
+	spin_unlock(wait_lock);
+}
+
+/* On CPU 0, the waiter on CPU 1: each round needs the other CPU. */
+static int return_driver(void *arg)
+{
+	struct return_probe *p = arg;
+
+	for (int i = 0; i < RETURN_ROUNDS && !p->rounds; i++) {
+		if (!wait_for_sleep(p->waiter, TASK_UNINTERRUPTIBLE, 60))
+			return 1;
+		return_round(p);
+	}
+	return 0;
+}
+
+/*
+ * The wait list changes only under wait_lock: a woken waiter takes
+ * itself off it after it has taken wait_lock again, or it may unlink
+ * itself while another CPU adds a waiter beside it, and that waiter is
+ * lost, with its wakeup.
+ */
+static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
+{
+	struct return_probe probe = { };
+	struct task_struct *w;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the woken waiter needs a CPU of its own");
+	mutex_lock(&return_lock);
+	w = kthread_create(return_waiter, NULL, "return-waiter");
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	kthread_bind(w, 1);
+	probe.waiter = w;
+	wake_up_process(w);
+	KUNIT_EXPECT_EQ(test, run_driver(return_driver, &probe), 0);
+	mutex_unlock(&return_lock);
+	kthread_join(w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&return_lock.count), 1);
+	if (!probe.rounds)
+		KUNIT_FAIL(test, "the woken waiter never came to wait_lock in %d rounds",
+			   RETURN_ROUNDS);
+	if (probe.changed)
+		KUNIT_FAIL(test, "the woken waiter changed the wait list while another task held wait_lock");
+}
+#else
+static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
+{
+	kunit_skip(test, "the debug build counts who spins on wait_lock (MUTEX=debug)");
+}
+#endif
+
 static struct kunit_case mutex_states_cases[] = {
 	KUNIT_CASE(uncontended),
 	KUNIT_CASE(handoff_to_the_last_waiter),
 	KUNIT_CASE(unlock_wakes_one_count_stays_negative),
 	KUNIT_CASE(woken_waiter_that_lost_requeues_at_head),
 	KUNIT_CASE(wakeup_between_wait_lock_and_sleep),
+	KUNIT_CASE(woken_waiter_leaves_list_under_wait_lock),
 	{}
 };
 
