@@ -113,6 +113,13 @@ struct spin_debug_stats {
 };
 extern struct spin_debug_stats spin_debug_stats;
 extern u64 spin_lockup_ns;	/* spinning longer is reported as a lockup */
+/*
+ * A test sets it to a lock: the next task to take that lock with
+ * spin_lock() is preempted as it lets go of it, and the test, waiting on
+ * the same CPU, sees what the holder left for others to find. Once: the
+ * taker clears it.
+ */
+extern spinlock_t *spin_debug_preempt_at_unlock;
 #endif
 
 #endif

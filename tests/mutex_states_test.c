@@ -375,10 +375,98 @@ static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
 	if (probe.changed)
 		KUNIT_FAIL(test, "the woken waiter changed the wait list while another task held wait_lock");
 }
+
+/* ---- an unlock's work, all of it done before wait_lock is free ---- */
+
+static DEFINE_MUTEX(release_lock);
+static volatile int release_go;
+static volatile int release_waiter_done;
+
+static int release_holder(void *started)
+{
+	mutex_lock(&release_lock);
+	WRITE_ONCE(*(volatile int *)started, 1);
+	while (!READ_ONCE(release_go))
+		cpu_relax();
+	mutex_unlock(&release_lock);
+	return 0;
+}
+
+static int release_waiter(void *unused)
+{
+	mutex_lock(&release_lock);
+	mutex_unlock(&release_lock);
+	WRITE_ONCE(release_waiter_done, 1);
+	return 0;
+}
+
+/*
+ * On the holder's CPU, runnable throughout: when the holder is preempted
+ * as it lets go of wait_lock, this task runs next. Once the holder has
+ * taken wait_lock (it cleared spin_debug_preempt_at_unlock), finding us
+ * running on its CPU means it has let go of it again: its wakeup must be
+ * done. Returns whether the waiter still sleeps then.
+ */
+static int release_observer(void *waiter)
+{
+	struct task_struct *w = waiter;
+	int asleep = -1;
+
+	while (asleep < 0) {
+		preempt_disable();
+		if (!READ_ONCE(spin_debug_preempt_at_unlock))
+			asleep = READ_ONCE(w->state) == TASK_UNINTERRUPTIBLE &&
+				 !READ_ONCE(w->on_rq) &&
+				 !READ_ONCE(release_waiter_done);
+		preempt_enable();
+		cpu_relax();
+	}
+	return asleep;
+}
+
+/*
+ * The unlock slowpath frees the count and wakes the first waiter before
+ * it lets go of wait_lock: after that, a task that takes wait_lock must
+ * find the unlock done, or a waiter that queues in between is never
+ * woken. The debug spinlock preempts the holder right at that release.
+ */
+static void unlock_done_before_wait_lock_is_free(struct kunit *test)
+{
+	struct task_struct *h, *w, *o;
+	volatile int started = 0;
+
+	release_go = 0;
+	release_waiter_done = 0;
+	h = kthread_create(release_holder, (void *)&started, "release-holder");
+	w = kthread_create(release_waiter, NULL, "release-waiter");
+	o = kthread_create(release_observer, w, "release-observer");
+	KUNIT_ASSERT_TRUE(test, h && w && o);
+	kthread_bind(h, 0);
+	kthread_bind(w, 0);
+	kthread_bind(o, 0);
+	wake_up_process(h);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&started, 1, 60));
+	wake_up_process(w);
+	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w, TASK_UNINTERRUPTIBLE, 60));
+	/* Nobody takes wait_lock now but the holder's unlock. */
+	WRITE_ONCE(spin_debug_preempt_at_unlock, &release_lock.wait_lock);
+	wake_up_process(o);
+	WRITE_ONCE(release_go, 1);
+	kthread_join(h);
+	if (kthread_join(o))
+		KUNIT_FAIL(test, "the unlock let go of wait_lock before it woke the waiter");
+	kthread_join(w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&release_lock.count), 1);
+}
 #else
 static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
 {
 	kunit_skip(test, "the debug build counts who spins on wait_lock (MUTEX=debug)");
+}
+
+static void unlock_done_before_wait_lock_is_free(struct kunit *test)
+{
+	kunit_skip(test, "the debug build opens the window (MUTEX=debug)");
 }
 #endif
 
@@ -389,6 +477,7 @@ static struct kunit_case mutex_states_cases[] = {
 	KUNIT_CASE(woken_waiter_that_lost_requeues_at_head),
 	KUNIT_CASE(wakeup_between_wait_lock_and_sleep),
 	KUNIT_CASE(woken_waiter_leaves_list_under_wait_lock),
+	KUNIT_CASE(unlock_done_before_wait_lock_is_free),
 	{}
 };
 
