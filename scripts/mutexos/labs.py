@@ -200,8 +200,11 @@ LABS = {lab.number: lab for lab in (
         Check("a woken waiter that lost goes back to the head", 1,
               "mutex_states.woken_waiter_that_lost_requeues_at_head"),
         # Most of the points: every case of the slowpath, in the build
-        # that asserts wait_lock is held where it must be and that forces
-        # the lost wakeup between wait_lock and sleep. A lost wakeup fails
+        # that asserts wait_lock is held where it must be, that forces
+        # the lost wakeup between wait_lock and sleep, and that holds
+        # wait_lock while a woken waiter comes back to it and preempts an
+        # unlock as it lets go of it (a list_del() or a wakeup outside
+        # wait_lock: a lost waiter, a lost wakeup). A lost wakeup fails
         # it, and loses more than half the lab; the handed-out tree fails
         # it, and keeps only the two checks it passes (the stress, whose
         # stub unlock always wakes, and the race detector's, its list
