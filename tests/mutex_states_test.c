@@ -380,7 +380,15 @@ static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
 
 static DEFINE_MUTEX(release_lock);
 static volatile int release_go;
+static volatile int release_holder_done;
 static volatile int release_waiter_done;
+
+/* What the observer found once the holder's unlock was over. */
+enum release_verdict {
+	RELEASE_DONE,		/* the waiter was awake or gone */
+	RELEASE_WAITER_ASLEEP,	/* wait_lock free, the waiter still asleep */
+	RELEASE_NO_WAIT_LOCK,	/* the unlock never took wait_lock */
+};
 
 static int release_holder(void *started)
 {
@@ -389,6 +397,7 @@ static int release_holder(void *started)
 	while (!READ_ONCE(release_go))
 		cpu_relax();
 	mutex_unlock(&release_lock);
+	WRITE_ONCE(release_holder_done, 1);
 	return 0;
 }
 
@@ -400,28 +409,38 @@ static int release_waiter(void *unused)
 	return 0;
 }
 
+static bool release_waiter_asleep(struct task_struct *w)
+{
+	return READ_ONCE(w->state) == TASK_UNINTERRUPTIBLE &&
+	       !READ_ONCE(w->on_rq) && !READ_ONCE(release_waiter_done);
+}
+
 /*
  * On the holder's CPU, runnable throughout: when the holder is preempted
  * as it lets go of wait_lock, this task runs next. Once the holder has
  * taken wait_lock (it cleared spin_debug_preempt_at_unlock), finding us
  * running on its CPU means it has let go of it again: its wakeup must be
- * done. Returns whether the waiter still sleeps then.
+ * done. A holder whose unlock is over with the lock still armed never
+ * took it.
  */
 static int release_observer(void *waiter)
 {
-	struct task_struct *w = waiter;
-	int asleep = -1;
+	int verdict = -1;
 
-	while (asleep < 0) {
+	while (verdict < 0) {
+		bool holder_done;
+
 		preempt_disable();
+		holder_done = READ_ONCE(release_holder_done);
 		if (!READ_ONCE(spin_debug_preempt_at_unlock))
-			asleep = READ_ONCE(w->state) == TASK_UNINTERRUPTIBLE &&
-				 !READ_ONCE(w->on_rq) &&
-				 !READ_ONCE(release_waiter_done);
+			verdict = release_waiter_asleep(waiter) ?
+				  RELEASE_WAITER_ASLEEP : RELEASE_DONE;
+		else if (holder_done)
+			verdict = RELEASE_NO_WAIT_LOCK;
 		preempt_enable();
 		cpu_relax();
 	}
-	return asleep;
+	return verdict;
 }
 
 /*
@@ -432,29 +451,41 @@ static int release_observer(void *waiter)
  */
 static void unlock_done_before_wait_lock_is_free(struct kunit *test)
 {
-	struct task_struct *h, *w, *o;
+	struct task_struct *h, *w, *o = NULL;
 	volatile int started = 0;
+	int verdict = -1;
 
 	release_go = 0;
+	release_holder_done = 0;
 	release_waiter_done = 0;
 	h = kthread_create(release_holder, (void *)&started, "release-holder");
 	w = kthread_create(release_waiter, NULL, "release-waiter");
-	o = kthread_create(release_observer, w, "release-observer");
-	KUNIT_ASSERT_TRUE(test, h && w && o);
+	KUNIT_ASSERT_TRUE(test, h && w);
 	kthread_bind(h, 0);
 	kthread_bind(w, 0);
-	kthread_bind(o, 0);
 	wake_up_process(h);
 	KUNIT_ASSERT_TRUE(test, wait_for_count(&started, 1, 60));
 	wake_up_process(w);
-	KUNIT_ASSERT_TRUE(test, wait_for_sleep(w, TASK_UNINTERRUPTIBLE, 60));
-	/* Nobody takes wait_lock now but the holder's unlock. */
-	WRITE_ONCE(spin_debug_preempt_at_unlock, &release_lock.wait_lock);
-	wake_up_process(o);
+	/* Nobody takes wait_lock from then on but the holder's unlock. */
+	if (wait_for_sleep(w, TASK_UNINTERRUPTIBLE, 60))
+		o = kthread_create(release_observer, w, "release-observer");
+	if (o) {
+		kthread_bind(o, 0);
+		WRITE_ONCE(spin_debug_preempt_at_unlock, &release_lock.wait_lock);
+		wake_up_process(o);
+	}
+	/* Whatever went wrong: the holder must not spin for ever. */
 	WRITE_ONCE(release_go, 1);
 	kthread_join(h);
-	if (kthread_join(o))
+	if (o)
+		verdict = kthread_join(o);
+	WRITE_ONCE(spin_debug_preempt_at_unlock, NULL);
+	if (verdict == RELEASE_WAITER_ASLEEP)
 		KUNIT_FAIL(test, "the unlock let go of wait_lock before it woke the waiter");
+	else if (verdict == RELEASE_NO_WAIT_LOCK)
+		KUNIT_FAIL(test, "the unlock never took wait_lock, with a waiter queued");
+	else if (verdict < 0)
+		KUNIT_FAIL(test, "the waiter never slept on the held mutex");
 	kthread_join(w);
 	KUNIT_EXPECT_EQ(test, atomic_read(&release_lock.count), 1);
 }
