@@ -320,6 +320,12 @@ static void return_round(struct return_probe *p)
 	spin_lock(wait_lock);
 	first = head->next;
 	last = head->prev;
+	/* Asleep, but not yet queued (or not on this lock): try again. */
+	if (list_empty(head) ||
+	    list_first_entry(head, struct mutex_waiter, list)->ti->task != p->waiter) {
+		spin_unlock(wait_lock);
+		return;
+	}
 	contended = READ_ONCE(wait_lock->contended);
 	wake_up_process(p->waiter);
 	start = ktime_get_ns();
