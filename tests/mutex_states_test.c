@@ -299,7 +299,7 @@ static int return_waiter(void *unused)
 
 struct return_probe {
 	struct task_struct *waiter;
-	int rounds;		/* rounds that saw the waiter come to wait_lock */
+	int rounds;		/* rounds that saw it come to wait_lock */
 	int changed;		/* ... and the wait list changed under us */
 };
 
@@ -322,7 +322,8 @@ static void return_round(struct return_probe *p)
 	last = head->prev;
 	/* Asleep, but not yet queued (or not on this lock): try again. */
 	if (list_empty(head) ||
-	    list_first_entry(head, struct mutex_waiter, list)->ti->task != p->waiter) {
+	    list_first_entry(head, struct mutex_waiter, list)->ti->task !=
+	    p->waiter) {
 		spin_unlock(wait_lock);
 		return;
 	}
@@ -392,7 +393,7 @@ static volatile int release_waiter_done;
 /* What the observer found once the holder's unlock was over. */
 enum release_verdict {
 	RELEASE_DONE,		/* the waiter was awake or gone */
-	RELEASE_WAITER_ASLEEP,	/* wait_lock free, the waiter still asleep */
+	RELEASE_WAITER_ASLEEP,	/* wait_lock free, the waiter asleep */
 	RELEASE_NO_WAIT_LOCK,	/* the unlock never took wait_lock */
 };
 
@@ -477,7 +478,8 @@ static void unlock_done_before_wait_lock_is_free(struct kunit *test)
 		o = kthread_create(release_observer, w, "release-observer");
 	if (o) {
 		kthread_bind(o, 0);
-		WRITE_ONCE(spin_debug_preempt_at_unlock, &release_lock.wait_lock);
+		WRITE_ONCE(spin_debug_preempt_at_unlock,
+			   &release_lock.wait_lock);
 		wake_up_process(o);
 	}
 	/* Whatever went wrong: the holder must not spin for ever. */

@@ -82,7 +82,8 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 	while (!arch_spin_trylock(&lock->raw)) {
 		if (!start) {
 			start = ktime_get_ns();
-			__atomic_fetch_add(&lock->contended, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&lock->contended, 1,
+					   __ATOMIC_RELAXED);
 			lock_contended(&lock->dep_map);
 		} else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
 			spin_lockup(lock);
