@@ -28,6 +28,11 @@ typedef struct spinlock {
 	struct task_struct *owner;
 	const char *name;
 	unsigned long taken_at;
+	/*
+	 * Times a CPU found it held and spun: a test that holds it reads
+	 * this to know that another task has come to the lock.
+	 */
+	unsigned int contended;
 #endif
 #ifdef CONFIG_PROVE_LOCKING
 	struct lockdep_map dep_map;
@@ -108,6 +113,13 @@ struct spin_debug_stats {
 };
 extern struct spin_debug_stats spin_debug_stats;
 extern u64 spin_lockup_ns;	/* spinning longer is reported as a lockup */
+/*
+ * A test sets it to a lock: the next task to take that lock with
+ * spin_lock() is preempted as it lets go of it, and the test, waiting on
+ * the same CPU, sees what the holder left for others to find. Once: the
+ * taker clears it.
+ */
+extern spinlock_t *spin_debug_preempt_at_unlock;
 #endif
 
 #endif

@@ -278,12 +278,245 @@ static void wakeup_between_wait_lock_and_sleep(struct kunit *test)
 }
 #endif
 
+/* ---- a woken waiter's way back to wait_lock ---- */
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+static DEFINE_MUTEX(return_lock);
+
+static int return_waiter(void *unused)
+{
+	mutex_lock(&return_lock);
+	mutex_unlock(&return_lock);
+	return 0;
+}
+
+/*
+ * A round holds wait_lock with preemption off: this long at most, well
+ * under the soft lockup limit; a waiter slower than that is tried again.
+ */
+#define RETURN_ROUND_NS		(500 * NSEC_PER_MSEC)
+#define RETURN_ROUNDS		20
+
+struct return_probe {
+	struct task_struct *waiter;
+	int rounds;		/* rounds that saw it come to wait_lock */
+	int changed;		/* ... and the wait list changed under us */
+};
+
+/*
+ * Holding wait_lock, wake the sleeping waiter (a spurious wakeup, which
+ * the slowpath must take in its stride) and hold on until it spins on
+ * wait_lock: whatever it did to the wait list on its way, it did while
+ * the list was ours.
+ */
+static void return_round(struct return_probe *p)
+{
+	spinlock_t *wait_lock = &return_lock.wait_lock;
+	struct list_head *head = &return_lock.wait_list;
+	struct list_head *first, *last;
+	unsigned int contended;
+	u64 start;
+
+	spin_lock(wait_lock);
+	first = head->next;
+	last = head->prev;
+	/* Asleep, but not yet queued (or not on this lock): try again. */
+	if (list_empty(head) ||
+	    list_first_entry(head, struct mutex_waiter, list)->ti->task !=
+	    p->waiter) {
+		spin_unlock(wait_lock);
+		return;
+	}
+	contended = READ_ONCE(wait_lock->contended);
+	wake_up_process(p->waiter);
+	start = ktime_get_ns();
+	while (READ_ONCE(wait_lock->contended) == contended &&
+	       ktime_get_ns() - start < RETURN_ROUND_NS)
+		cpu_relax();
+	if (READ_ONCE(wait_lock->contended) != contended) {
+		p->rounds++;
+		p->changed += head->next != first || head->prev != last;
+	}
+	spin_unlock(wait_lock);
+}
+
+/* On CPU 0, the waiter on CPU 1: each round needs the other CPU. */
+static int return_driver(void *arg)
+{
+	struct return_probe *p = arg;
+
+	for (int i = 0; i < RETURN_ROUNDS && !p->rounds; i++) {
+		if (!wait_for_sleep(p->waiter, TASK_UNINTERRUPTIBLE, 60))
+			return 1;
+		return_round(p);
+	}
+	return 0;
+}
+
+/*
+ * The wait list changes only under wait_lock: a woken waiter takes
+ * itself off it after it has taken wait_lock again, or it may unlink
+ * itself while another CPU adds a waiter beside it, and that waiter is
+ * lost, with its wakeup.
+ */
+static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
+{
+	struct return_probe probe = { };
+	struct task_struct *w;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the woken waiter needs a CPU of its own");
+	mutex_lock(&return_lock);
+	w = kthread_create(return_waiter, NULL, "return-waiter");
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	kthread_bind(w, 1);
+	probe.waiter = w;
+	wake_up_process(w);
+	KUNIT_EXPECT_EQ(test, run_driver(return_driver, &probe), 0);
+	mutex_unlock(&return_lock);
+	kthread_join(w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&return_lock.count), 1);
+	if (!probe.rounds)
+		KUNIT_FAIL(test, "the woken waiter never came to wait_lock in %d rounds",
+			   RETURN_ROUNDS);
+	if (probe.changed)
+		KUNIT_FAIL(test, "the woken waiter changed the wait list while another task held wait_lock");
+}
+
+/* ---- an unlock's work, all of it done before wait_lock is free ---- */
+
+static DEFINE_MUTEX(release_lock);
+static volatile int release_go;
+static volatile int release_holder_done;
+static volatile int release_waiter_done;
+
+/* What the observer found once the holder's unlock was over. */
+enum release_verdict {
+	RELEASE_DONE,		/* the waiter was awake or gone */
+	RELEASE_WAITER_ASLEEP,	/* wait_lock free, the waiter asleep */
+	RELEASE_NO_WAIT_LOCK,	/* the unlock never took wait_lock */
+};
+
+static int release_holder(void *started)
+{
+	mutex_lock(&release_lock);
+	WRITE_ONCE(*(volatile int *)started, 1);
+	while (!READ_ONCE(release_go))
+		cpu_relax();
+	mutex_unlock(&release_lock);
+	WRITE_ONCE(release_holder_done, 1);
+	return 0;
+}
+
+static int release_waiter(void *unused)
+{
+	mutex_lock(&release_lock);
+	mutex_unlock(&release_lock);
+	WRITE_ONCE(release_waiter_done, 1);
+	return 0;
+}
+
+static bool release_waiter_asleep(struct task_struct *w)
+{
+	return READ_ONCE(w->state) == TASK_UNINTERRUPTIBLE &&
+	       !READ_ONCE(w->on_rq) && !READ_ONCE(release_waiter_done);
+}
+
+/*
+ * On the holder's CPU, runnable throughout: when the holder is preempted
+ * as it lets go of wait_lock, this task runs next. Once the holder has
+ * taken wait_lock (it cleared spin_debug_preempt_at_unlock), finding us
+ * running on its CPU means it has let go of it again: its wakeup must be
+ * done. A holder whose unlock is over with the lock still armed never
+ * took it.
+ */
+static int release_observer(void *waiter)
+{
+	int verdict = -1;
+
+	while (verdict < 0) {
+		bool holder_done;
+
+		preempt_disable();
+		holder_done = READ_ONCE(release_holder_done);
+		if (!READ_ONCE(spin_debug_preempt_at_unlock))
+			verdict = release_waiter_asleep(waiter) ?
+				  RELEASE_WAITER_ASLEEP : RELEASE_DONE;
+		else if (holder_done)
+			verdict = RELEASE_NO_WAIT_LOCK;
+		preempt_enable();
+		cpu_relax();
+	}
+	return verdict;
+}
+
+/*
+ * The unlock slowpath frees the count and wakes the first waiter before
+ * it lets go of wait_lock: after that, a task that takes wait_lock must
+ * find the unlock done, or a waiter that queues in between is never
+ * woken. The debug spinlock preempts the holder right at that release.
+ */
+static void unlock_done_before_wait_lock_is_free(struct kunit *test)
+{
+	struct task_struct *h, *w, *o = NULL;
+	volatile int started = 0;
+	int verdict = -1;
+
+	release_go = 0;
+	release_holder_done = 0;
+	release_waiter_done = 0;
+	h = kthread_create(release_holder, (void *)&started, "release-holder");
+	w = kthread_create(release_waiter, NULL, "release-waiter");
+	KUNIT_ASSERT_TRUE(test, h && w);
+	kthread_bind(h, 0);
+	kthread_bind(w, 0);
+	wake_up_process(h);
+	KUNIT_ASSERT_TRUE(test, wait_for_count(&started, 1, 60));
+	wake_up_process(w);
+	/* Nobody takes wait_lock from then on but the holder's unlock. */
+	if (wait_for_sleep(w, TASK_UNINTERRUPTIBLE, 60))
+		o = kthread_create(release_observer, w, "release-observer");
+	if (o) {
+		kthread_bind(o, 0);
+		WRITE_ONCE(spin_debug_preempt_at_unlock,
+			   &release_lock.wait_lock);
+		wake_up_process(o);
+	}
+	/* Whatever went wrong: the holder must not spin for ever. */
+	WRITE_ONCE(release_go, 1);
+	kthread_join(h);
+	if (o)
+		verdict = kthread_join(o);
+	WRITE_ONCE(spin_debug_preempt_at_unlock, NULL);
+	if (verdict == RELEASE_WAITER_ASLEEP)
+		KUNIT_FAIL(test, "the unlock let go of wait_lock before it woke the waiter");
+	else if (verdict == RELEASE_NO_WAIT_LOCK)
+		KUNIT_FAIL(test, "the unlock never took wait_lock, with a waiter queued");
+	else if (verdict < 0)
+		KUNIT_FAIL(test, "the waiter never slept on the held mutex");
+	kthread_join(w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&release_lock.count), 1);
+}
+#else
+static void woken_waiter_leaves_list_under_wait_lock(struct kunit *test)
+{
+	kunit_skip(test, "the debug build counts who spins on wait_lock (MUTEX=debug)");
+}
+
+static void unlock_done_before_wait_lock_is_free(struct kunit *test)
+{
+	kunit_skip(test, "the debug build opens the window (MUTEX=debug)");
+}
+#endif
+
 static struct kunit_case mutex_states_cases[] = {
 	KUNIT_CASE(uncontended),
 	KUNIT_CASE(handoff_to_the_last_waiter),
 	KUNIT_CASE(unlock_wakes_one_count_stays_negative),
 	KUNIT_CASE(woken_waiter_that_lost_requeues_at_head),
 	KUNIT_CASE(wakeup_between_wait_lock_and_sleep),
+	KUNIT_CASE(woken_waiter_leaves_list_under_wait_lock),
+	KUNIT_CASE(unlock_done_before_wait_lock_is_free),
 	{}
 };
 

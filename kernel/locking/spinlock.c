@@ -25,6 +25,8 @@ struct spin_debug_stats spin_debug_stats;
  */
 u64 spin_lockup_ns = 20 * NSEC_PER_SEC;
 
+spinlock_t *spin_debug_preempt_at_unlock;
+
 static void spin_report(spinlock_t *lock, const char *what)
 {
 	struct task_struct *owner = READ_ONCE(lock->owner);
@@ -80,6 +82,8 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 	while (!arch_spin_trylock(&lock->raw)) {
 		if (!start) {
 			start = ktime_get_ns();
+			__atomic_fetch_add(&lock->contended, 1,
+					   __ATOMIC_RELAXED);
 			lock_contended(&lock->dep_map);
 		} else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
 			spin_lockup(lock);
@@ -119,6 +123,11 @@ static void __spin_lock(spinlock_t *lock, unsigned int subclass,
 	lock_acquire(&lock->dep_map, subclass, false, ip);
 	debug_spin_lock(lock, ip);
 	lock_acquired(&lock->dep_map);
+	/* Only the holder of lock can find it here: no other taker races. */
+	if (unlikely(READ_ONCE(spin_debug_preempt_at_unlock) == lock)) {
+		WRITE_ONCE(spin_debug_preempt_at_unlock, NULL);
+		set_thread_flag(TIF_NEED_RESCHED);
+	}
 }
 
 void _spin_lock(spinlock_t *lock)

@@ -152,24 +152,27 @@ LABS = {lab.number: lab for lab in (
         Check("atomic: one CPU", 1,
               "atomic.arithmetic,atomic.return_values,atomic.exchange"),
         # atomic_inc() is x86's own incl, outside the lab's regions but
-        # in its file: a student may rewrite it too.
-        Check("atomic: one locked instruction each", 8, kind="insns", insns=(
+        # in its file: a student may rewrite it too. Half the lab: an
+        # atomic that is not one is a lost update, and in assembly (an
+        # xadd without lock) only these checks see it every time; the
+        # contended test sees it by chance.
+        Check("atomic: one locked instruction each", 10, kind="insns", insns=(
             ("atomic_test_add_return", ("lock xadd",)), ("atomic_test_xchg", ("xchg",)),
             ("atomic_test_cmpxchg", ("lock cmpxchg",)), ("atomic_test_inc", ("lock incl",))),
               arches=X86),
         # An exclusive pair a retry loop closes: QEMU seldom shows the race
         # of a plain load and store, so the instructions are checked.
-        Check("atomic: ldrex/strex loops", 8, kind="insns", insns=(
+        Check("atomic: ldrex/strex loops", 10, kind="insns", insns=(
             ("atomic_test_add_return", ("ldrex", "add", "strex", "bne")),
             ("atomic_test_xchg", ("ldrex", "strex", "bne")),
             ("atomic_test_cmpxchg", ("ldrex", "strexeq"))), arches=("arm",)),
         # One AMO each where there is one; compare-and-swap has none.
-        Check("atomic: one AMO each, an lr/sc loop for cmpxchg", 8, kind="insns", insns=(
+        Check("atomic: one AMO each, an lr/sc loop for cmpxchg", 10, kind="insns", insns=(
             ("atomic_test_add_return", ("amoadd.w.aqrl",)),
             ("atomic_test_xchg", ("amoswap.w.aqrl",)),
             ("atomic_test_cmpxchg", ("lr.w", "bne", "sc.w.rl", "bnez", "fence rw,rw"))),
               arches=("riscv",)),
-        Check("atomic: every CPU at once", 6, "atomic.contended"),
+        Check("atomic: every CPU at once", 4, "atomic.contended"),
         # Every access to the atomics' counter watched: a load and a store
         # in C are seen between another CPU's, the assembly is not seen.
         Check("atomic: no CPU between load and store (race detector)", 4,
@@ -200,8 +203,11 @@ LABS = {lab.number: lab for lab in (
         Check("a woken waiter that lost goes back to the head", 1,
               "mutex_states.woken_waiter_that_lost_requeues_at_head"),
         # Most of the points: every case of the slowpath, in the build
-        # that asserts wait_lock is held where it must be and that forces
-        # the lost wakeup between wait_lock and sleep. A lost wakeup fails
+        # that asserts wait_lock is held where it must be, that forces
+        # the lost wakeup between wait_lock and sleep, and that holds
+        # wait_lock while a woken waiter comes back to it and preempts an
+        # unlock as it lets go of it (a list_del() or a wakeup outside
+        # wait_lock: a lost waiter, a lost wakeup). A lost wakeup fails
         # it, and loses more than half the lab; the handed-out tree fails
         # it, and keeps only the two checks it passes (the stress, whose
         # stub unlock always wakes, and the race detector's, its list
