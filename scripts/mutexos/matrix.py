@@ -241,7 +241,7 @@ def _add_rt_boots(plan, arch, timeout):
 def _add_prove_locking(plan, arch, timeout):
     """One boot of the whole suite under the lock-order validator."""
     cfg = BuildConfig(arch.name, "debug", VALIDATOR_BOOT)
-    cpus = max(arch.test_cpus)
+    cpus = _smp_cpus(arch)
     plan.add_build(cfg)
     plan.boots.append(_expect_boot(f"{arch.name}-debug-lockdep-cpus{cpus}", cfg,
                                    arch.boot_image, cpus, timeout,
@@ -275,9 +275,11 @@ def _smp_cpus(arch):
 
 def _debug_cpus(arch, full):
     """The debug build's CPU counts: in the full matrix, the validator's
-    boot takes its largest count and, on the arches where the race
-    detector boots every suite at 1 CPU, that boot takes 1 (both are the
-    debug build with more)."""
+    boot takes its largest count (on riscv, whose harts cannot take
+    turns, that boot has RACING_CPUS: four harts a thread each made it a
+    minute, and the native build boots at 4) and, on the arches where the
+    race detector boots every suite at 1 CPU, that boot takes 1 (both are
+    the debug build with more)."""
     counts = arch.test_cpus
     if full:
         taken = {max(arch.test_cpus)}
