@@ -388,6 +388,20 @@ static bool sliced(struct task_struct *p)
 	return !rt_task(p) || p->policy == SCHED_RR;
 }
 
+/*
+ * From the tick: one tick less of current's slice, what is left. The
+ * task itself stores its slice in yield() with interrupts on, so the
+ * tick may land on either side of that store: both orders end the slice
+ * (0, or 0 less a tick), but each access is a single one, marked.
+ */
+static int tick_slice(struct task_struct *p)
+{
+	int left = READ_ONCE(p->time_slice) - 1;
+
+	WRITE_ONCE(p->time_slice, left);
+	return left;
+}
+
 /* From the tick: a request to reschedule unmet for softlockup_secs. */
 static void check_softlockup(struct cpu_rq *rq, struct task_struct *p)
 {
@@ -413,7 +427,7 @@ void scheduler_tick(void)
 		return;
 	}
 	check_softlockup(&cpu_rqs[cpu], p);
-	if (sliced(p) && --p->time_slice <= 0)
+	if (sliced(p) && tick_slice(p) <= 0)
 		set_ti_thread_flag(p->thread_info, TIF_NEED_RESCHED);
 }
 
@@ -421,7 +435,7 @@ void yield(void)
 {
 	set_current_state(TASK_RUNNING);
 	/* Behind its equals, real-time or not (keeps_its_place()). */
-	current->time_slice = 0;
+	WRITE_ONCE(current->time_slice, 0);
 	schedule();
 }
 
