@@ -342,10 +342,11 @@ WATCH_SESSION = [
     ("continue", r"Old value = 42\s+New value = 43"),
     ("mx-current", r"kgdb-watch/1 CPU 1"),
     ("delete", None),
+    # Both set at one stop: an hbreak set at the read's stop was missed
+    # once in a loaded make test on i386 (issue #38 has it).
     (f"rwatch {WATCHED}", None),
-    ("continue", r"Hardware read watchpoint \d+: " + WATCHED + r"\s+Value = 43"),
-    ("delete", None),
     ("hbreak kgdb_test_watch_here", None),
+    ("continue", r"Hardware read watchpoint \d+: " + WATCHED + r"\s+Value = 43"),
     # gdb calls a hardware breakpoint's hit "Breakpoint".
     ("continue", r"hit Breakpoint \d+, kgdb_test_watch_here \(value=(value@entry=)?44\)"),
     ("delete", None),
@@ -1032,26 +1033,40 @@ def stress_boot(arch, image, symbols, accel, cpus, log):
     port = qemu_gdb.free_port()
     argv = with_stub_port(arch, qemu.command(arch, qemu.Boot(image, cpus, STRESS_APPEND),
                                              accel), port)
+    kinds = {}
+
+    def drive(console_path, proc, problems):
+        _drive_stress(arch, symbols, port, console_path, proc, cpus, kinds, problems)
+
+    def title(seconds):
+        return (f"the stub under stress, {cpus} CPUs ({seconds:.1f} s; rounds "
+                f"stopped by the breakpoint: {kinds.get(b'T05', 0)}, by the "
+                f"break: {kinds.get(b'T02', 0)})")
+    problems = stub_boot(argv, drive, title, log)
+    return [f"stub at {cpus} CPUs: {p}" for p in problems]
+
+
+def stub_boot(argv, drive, title, log, stdin=subprocess.DEVNULL):
+    """Start argv, a boot with the stub on a port, and let drive(console's
+    path, process, problems) drive it; its console goes to log under
+    title(seconds it took). The problems found (none if the run is being
+    stopped before QEMU started)."""
     with tempfile.NamedTemporaryFile() as console, tempfile.TemporaryFile() as errors:
-        proc = qemu.EMULATORS.start(argv, console, errors)
+        proc = qemu.EMULATORS.start(argv, console, errors, stdin=stdin)
         if proc is None:
             return []
-        started, kinds, problems = time.monotonic(), {}, []
+        started, problems = time.monotonic(), []
         try:
-            _drive_stress(arch, symbols, port, console.name, proc, cpus, kinds,
-                          problems)
+            drive(console.name, proc, problems)
         except (RspError, OSError, subprocess.CalledProcessError) as e:
             problems.append(str(e))
         finally:
             qemu_gdb.stop(proc)
             qemu.EMULATORS.forget(proc)
         console.seek(0)
-        _keep(log, f"the stub under stress, {cpus} CPUs "
-              f"({time.monotonic() - started:.1f} s; rounds stopped by the "
-              f"breakpoint: {kinds.get(b'T05', 0)}, by the break: "
-              f"{kinds.get(b'T02', 0)})",
+        _keep(log, title(time.monotonic() - started),
               console.read().decode("utf-8", "replace"))
-    return [f"stub at {cpus} CPUs: {p}" for p in problems]
+    return problems
 
 
 # ---- a stub sharing the console's line: gdb at the prompt ----
@@ -1159,20 +1174,10 @@ def shared_line_boot(arch, image, symbols, accel, log):
     port = qemu_gdb.free_port()
     argv = with_stub_port(arch, qemu.command(
         arch, qemu.Boot(image, CPUS, LINE_APPEND, console=True), accel), port)
-    with tempfile.NamedTemporaryFile() as console, tempfile.TemporaryFile() as errors:
-        proc = qemu.EMULATORS.start(argv, console, errors, stdin=subprocess.PIPE)
-        if proc is None:
-            return []
-        started, problems = time.monotonic(), []
-        try:
-            _drive_shared_line(arch, symbols, port, console.name, proc, problems)
-        except (RspError, OSError, subprocess.CalledProcessError) as e:
-            problems.append(str(e))
-        finally:
-            qemu_gdb.stop(proc)
-            qemu.EMULATORS.forget(proc)
-        console.seek(0)
-        _keep(log, f"gdb at the prompt, on the console's line "
-              f"({time.monotonic() - started:.1f} s)",
-              console.read().decode("utf-8", "replace"))
+
+    def drive(console_path, proc, problems):
+        _drive_shared_line(arch, symbols, port, console_path, proc, problems)
+    problems = stub_boot(argv, drive,
+                         lambda seconds: f"gdb at the prompt, on the console's line "
+                         f"({seconds:.1f} s)", log, stdin=subprocess.PIPE)
     return [f"the console's line: {p}" for p in problems]
