@@ -276,9 +276,9 @@ class TestWatchSession(unittest.TestCase):
         "Old value = 42\nNew value = 43\n",
         "(struct task_struct *) 0x17e840  pid 38 kgdb-watch/1 CPU 1\n",
         "", "Hardware read watchpoint 2: kgdb_test_watched\n",
+        "Hardware assisted breakpoint 3 at 0x138340\n",
         "Thread 15 hit Hardware read watchpoint 2: kgdb_test_watched\n\n"
         "Value = 43\n",
-        "", "Hardware assisted breakpoint 3 at 0x138340\n",
         "Thread 15 hit Breakpoint 3, kgdb_test_watch_here "
         "(value=value@entry=44) at tests/kgdb_test.c:129\n",
         "", "Hardware access (read/write) watchpoint 4: kgdb_test_watched\n",
