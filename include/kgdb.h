@@ -88,12 +88,20 @@ int kgdb_remove_hw_breakpoint(enum kgdb_hw_type type, unsigned long addr,
 void kgdb_remove_all_hw_breakpoints(void);
 void kgdb_sync_hw_breakpoints(void);
 void kgdb_unload_hw_breakpoints(void);
+enum kgdb_hw_hit {
+	KGDB_HW_NOT_GDBS,	/* the slot holds nothing of gdb's */
+	KGDB_HW_STOPPED,	/* this CPU stopped the kernel for it */
+	KGDB_HW_PARKED,		/* another CPU's stop came first */
+};
 /*
- * From the arch's trap code: its slot fired, after the access (a data
- * watchpoint on x86) or before it (ARM; an instruction breakpoint).
- * False if the slot holds nothing of gdb's.
+ * From the arch's trap code: its slot fired, before the access or the
+ * instruction (ARM; an x86 instruction breakpoint), which then traps
+ * again when it runs again (replays), or after it (an x86 data
+ * watchpoint), which the stub then reports once the other CPU's stop
+ * is over, if gdb still watches there.
  */
-bool kgdb_handle_hw_trap(struct pt_regs *regs, int slot);
+enum kgdb_hw_hit kgdb_handle_hw_trap(struct pt_regs *regs, int slot,
+				     bool replays);
 /* The slot that holds a hardware breakpoint of type at addr, or -1. */
 int kgdb_hw_slot_at(enum kgdb_hw_type type, unsigned long addr);
 

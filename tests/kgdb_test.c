@@ -17,6 +17,9 @@
  * written after a call, while gdb watches it (watch, rwatch, hbreak,
  * awatch): each stop must name the writer's thread and the old and new
  * value. The check sets its watchpoints while CPU 0 or 1 is parked.
+ * Then a function CPU 1 calls 40 times, storing its argument, while CPU 0
+ * holds the stub's port again and again, as a tick does: gdb's hbreak
+ * on it and then its watch on the store must stop at each, none lost.
  *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
@@ -26,6 +29,7 @@
 #include <kernel.h>
 #include <errno.h>
 #include <irqflags.h>
+#include <kgdb.h>
 #include <mutex.h>
 #include <sched.h>
 #include <smp.h>
@@ -153,6 +157,55 @@ static int run_on_cpu(unsigned int cpu, int (*fn)(void *), void *arg)
 	return kthread_join(t);
 }
 
+/*
+ * Where gdb's last breakpoint of the case goes: it must stop at every
+ * call, in order, while CPU 0 holds the stub's port over and over as
+ * its tick does when it looks for a break from gdb.
+ */
+#define POLLED_HITS	40
+
+noinline void kgdb_test_polled_hit(int n)
+{
+	WRITE_ONCE(kgdb_test_watched, n);
+}
+
+static int poll_port(void *stop)
+{
+	unsigned long flags;
+
+	while (!READ_ONCE(*(bool *)stop)) {
+		local_irq_save(flags);	/* as at a tick; the IPI gets in between */
+		kgdb_poll_break();
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
+static int hit_polled(void *unused)
+{
+	int n;
+
+	for (n = 1; n <= POLLED_HITS; n++)
+		kgdb_test_polled_hit(n);
+	return 0;
+}
+
+static int hits_while_port_polled(void)
+{
+	bool stop = false;
+	struct task_struct *poller;
+	int err;
+
+	poller = kthread_create(poll_port, &stop, "kgdb-poll/0");
+	if (!poller)
+		return -ENOMEM;
+	kthread_bind(poller, 0);
+	wake_up_process(poller);
+	err = run_on_cpu(1, hit_polled, NULL);
+	WRITE_ONCE(stop, true);
+	return kthread_join(poller) ?: err;
+}
+
 static void watched_by_gdb(struct kunit *test)
 {
 	if (!READ_ONCE(kgdb_test_watch))
@@ -162,6 +215,8 @@ static void watched_by_gdb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_on_cpu(1, write_watched, (void *)43L), 0);
 	KUNIT_EXPECT_EQ(test, run_on_cpu(1, read_then_write, NULL), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kgdb_test_watched), 44);
+	KUNIT_EXPECT_EQ(test, hits_while_port_polled(), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kgdb_test_watched), POLLED_HITS);
 }
 
 #define BUSY_LIMIT_SECS	600	/* a check that never lets go */

@@ -201,8 +201,10 @@ bool __kgdb_nobreak arm_kgdb_debug_trap(struct pt_regs *regs, bool fetch)
 		return false;
 	if (fetch)
 		return kgdb_handle_hw_trap(regs, kgdb_hw_slot_at(KGDB_HW_EXEC,
-								 regs->pc));
+								 regs->pc), true) !=
+		       KGDB_HW_NOT_GDBS;
 	asm volatile("mrc p15, 0, %0, c6, c0, 0" : "=r" (far));	/* DFAR */
 	n = watchpoint_at(far);
-	return n >= 0 && kgdb_handle_hw_trap(regs, NR_BREAKPOINTS + n);
+	return n >= 0 && kgdb_handle_hw_trap(regs, NR_BREAKPOINTS + n, true) !=
+			 KGDB_HW_NOT_GDBS;
 }

@@ -157,7 +157,16 @@ bool __kgdb_nobreak x86_kgdb_watch_trap(struct pt_regs *regs)
 			break;
 	if (n == NR_SLOTS)
 		return false;
-	if (!(get_dr7() & DR7_RW(n, 3)))
-		regs_flags(regs) |= EFLAGS_RF;	/* an instruction's */
-	return kgdb_handle_hw_trap(regs, n);
+	if (get_dr7() & DR7_RW(n, 3))
+		return kgdb_handle_hw_trap(regs, n, false) != KGDB_HW_NOT_GDBS;
+	/* An instruction's: it runs once past it only after gdb saw it. */
+	switch (kgdb_handle_hw_trap(regs, n, true)) {
+	case KGDB_HW_STOPPED:
+		regs_flags(regs) |= EFLAGS_RF;
+		return true;
+	case KGDB_HW_PARKED:
+		return true;
+	default:
+		return false;
+	}
 }

@@ -122,20 +122,35 @@ void __kgdb_nobreak kgdb_unload_hw_breakpoints(void)
 	loaded_gen[smp_processor_id()] = 0;
 }
 
+static bool __kgdb_nobreak slot_holds(int slot, enum kgdb_hw_type type,
+				       unsigned long addr)
+{
+	return READ_ONCE(slots[slot].type) == type &&
+	       READ_ONCE(slots[slot].addr) == addr;
+}
+
 /*
- * A stop like a breakpoint's, whose reply names a data watchpoint. A CPU
- * that parks instead (another one owns the stub) forgets the hit.
+ * A stop like a breakpoint's, whose reply names a data watchpoint. A hit
+ * that will not come back (replays false) is tried again after another
+ * CPU's stop, for as long as gdb keeps the slot.
  */
-bool __kgdb_nobreak kgdb_handle_hw_trap(struct pt_regs *regs, int slot)
+enum kgdb_hw_hit __kgdb_nobreak kgdb_handle_hw_trap(struct pt_regs *regs,
+						    int slot, bool replays)
 {
 	struct kgdb_cpu *me = &kgdb_cpus[smp_processor_id()];
-	bool handled;
+	enum kgdb_hw_type type;
+	unsigned long addr;
+	bool stopped;
 
 	if (slot < 0 || slot >= arch_kgdb_nr_hw_slots || !slots[slot].type)
-		return false;
-	me->watch_type = slots[slot].type;
-	me->watch_addr = slots[slot].addr;
-	handled = kgdb_handle_trap(regs, KGDB_SIGTRAP);
-	me->watch_type = 0;
-	return handled;
+		return KGDB_HW_NOT_GDBS;
+	type = slots[slot].type;
+	addr = slots[slot].addr;
+	do {
+		me->watch_type = type;
+		me->watch_addr = addr;
+		stopped = kgdb_trap(regs, KGDB_SIGTRAP);
+		me->watch_type = 0;
+	} while (!stopped && !replays && slot_holds(slot, type, addr));
+	return stopped ? KGDB_HW_STOPPED : KGDB_HW_PARKED;
 }

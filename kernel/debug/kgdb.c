@@ -298,28 +298,60 @@ static void __kgdb_nobreak kgdb_reentered(struct pt_regs *regs)
 }
 
 /*
- * The breakpoint and step traps end here. A CPU that traps while another
- * owns the stub parks like the others; its breakpoint traps again when it
- * resumes, if gdb left it planted. The owner itself traps here at the end
- * of its step, while it polls the port (a break it took, or a breakpoint
- * in the port's code), or by re-entry.
+ * Another CPU owns the stub. If it only looks at the port for a break
+ * (its tick does, for a moment), wait until it is done and own the stub
+ * then: a hit that does not come back when the instruction runs again
+ * (a data watchpoint on x86 traps after the access) would be lost. If
+ * instead it stops the kernel, park like the others: false.
  */
-bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
+static bool __kgdb_nobreak wait_for_poller(unsigned int cpu)
+{
+	unsigned long gen = READ_ONCE(kgdb_release);
+	int owner;
+
+	while (!READ_ONCE(kgdb_stopping) && READ_ONCE(kgdb_release) == gen) {
+		if (take_owner(cpu, &owner))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * The breakpoint and step traps end here: true when this CPU stopped
+ * the kernel for gdb. A CPU that traps while another stops it parks like
+ * the others; its breakpoint traps again when it resumes, if gdb left it
+ * planted. The owner itself traps here at the end of its step, while it
+ * polls the port (a break it took, or a breakpoint in the port's code),
+ * or by re-entry.
+ */
+bool __kgdb_nobreak kgdb_trap(struct pt_regs *regs, int signo)
 {
 	unsigned int cpu = smp_processor_id();
 	int owner;
 
+	if (take_owner(cpu, &owner) ||
+	    (owner != (int)cpu && wait_for_poller(cpu))) {
+		kgdb_stop(cpu, regs, signo);
+		return true;
+	}
+	if (owner != (int)cpu) {
+		kgdb_park_cpu(regs);
+		return false;
+	}
+	if (kgdb_stepping || !kgdb_in_stop) {
+		kgdb_stop(cpu, regs, signo);
+		return true;
+	}
+	kgdb_reentered(regs);
+	return false;
+}
+
+bool __kgdb_nobreak kgdb_handle_trap(struct pt_regs *regs, int signo)
+{
 	if (!kgdb_enabled)
 		return false;
-	if (take_owner(cpu, &owner)) {
-		kgdb_stop(cpu, regs, signo);
-	} else if (owner != (int)cpu) {
-		kgdb_park_cpu(regs);
-	} else if (kgdb_stepping || !kgdb_in_stop) {
-		kgdb_stop(cpu, regs, signo);
-	} else {
-		kgdb_reentered(regs);
-	}
+	kgdb_trap(regs, signo);
 	return true;
 }
 

@@ -25,6 +25,9 @@ enum gdb_resume { GDB_RESUME_CONTINUE, GDB_RESUME_STEP };
  */
 enum gdb_resume gdbstub_session(unsigned int cpu, int signo, bool ate_dollar);
 
+/* A trap, from kgdb_handle_trap(): true if this CPU stopped the kernel. */
+bool kgdb_trap(struct pt_regs *regs, int signo);
+
 int kgdb_set_breakpoint(unsigned long addr);
 int kgdb_remove_breakpoint(unsigned long addr);
 void kgdb_remove_all_breakpoints(void);

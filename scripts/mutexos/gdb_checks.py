@@ -241,3 +241,29 @@ class StepAt(gdb.Command):
 
 
 StepAt()
+
+
+class Hits(gdb.Command):
+    """mx-check-hits FUNCTION EXPR FIRST LAST: continue from where the
+    kernel stands, with a breakpoint or watchpoint that stops it in
+    FUNCTION each time EXPR has grown by one: each stop, until EXPR is
+    LAST, must be in FUNCTION with EXPR one more than at the one before,
+    from FIRST (a skipped value is a hit the stub lost)."""
+
+    def __init__(self):
+        super().__init__("mx-check-hits", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        function, name, first, last = arg.split()
+        for want in range(int(first), int(last) + 1):
+            gdb.execute("continue", to_string=True)
+            where = gdb.selected_frame().name()
+            got = int(gdb.parse_and_eval(name)) if where == function else None
+            if got != want:
+                print(f"mx-hits: a stop in {where} with {name} = {got}, "
+                      f"not in {function} with {want}")
+                return
+        print(f"mx-hits: {name} = {first} to {last} in {function}, none lost")
+
+
+Hits()

@@ -334,7 +334,22 @@ STEP_OUT_SESSION = [
 # arch whose stub has none, gdb must say it cannot insert them, and the
 # kernel runs on.
 WATCHED = "kgdb_test_watched"
+# Then a call CPU 1 makes 40 times, n = 1 to 40, storing n in WATCHED,
+# while CPU 0 holds the stub's port over and over, as its tick does:
+# an hbreak must stop at the first 20 calls, then a watch at the stores
+# of 20 to 40 (on riscv a break at all 40 calls). On x86 a hit that came while the
+# port was held was lost.
+POLLED_HIT = "kgdb_test_polled_hit"
+
+
+def polled_hits(expr, first, last):
+    return (f"mx-check-hits {POLLED_HIT} {expr} {first} {last}",
+            rf"mx-hits: {expr} = {first} to {last} in {POLLED_HIT}, none lost")
+
+
+
 WATCH_SESSION = [
+    (f"source {CHECKS}", None),
     (f"watch {WATCHED}", r"Hardware watchpoint \d+: " + WATCHED),
     ("continue", r"Hardware watchpoint \d+: " + WATCHED +
                  r"\s+Old value = 41\s+New value = 42"),
@@ -354,14 +369,24 @@ WATCH_SESSION = [
     ("continue", r"Hardware access \(read/write\) watchpoint \d+: " + WATCHED +
                  r"\s+Old value = 43\s+New value = 44"),
     ("delete", None),
+    ("hbreak " + POLLED_HIT, None),
+    polled_hits("n", 1, 20),
+    ("delete", None),
+    (f"watch {WATCHED}", None),
+    polled_hits(WATCHED, 20, 40),
+    ("delete", None),
     ("disconnect", None),
 ]
 WATCH_SESSION_NONE = [
+    (f"source {CHECKS}", None),
     (f"watch {WATCHED}", None),
     ("continue", r"Could not insert hardware watchpoint"),
     ("delete", None),
     ("hbreak kgdb_test_watch_here", None),
     ("continue", r"(Cannot|Could not) insert hardware breakpoint"),
+    ("delete", None),
+    ("break " + POLLED_HIT, None),
+    polled_hits("n", 1, 40),
     ("delete", None),
     ("disconnect", None),
 ]

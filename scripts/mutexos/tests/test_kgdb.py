@@ -268,6 +268,7 @@ class TestWatchSession(unittest.TestCase):
     """What gdb printed with watchpoints, from a session on x86_64."""
 
     OUTPUTS = [
+        "",
         "Hardware watchpoint 1: kgdb_test_watched\n",
         "Thread 12 hit Hardware watchpoint 1: kgdb_test_watched\n\n"
         "Old value = 41\nNew value = 42\n",
@@ -284,7 +285,11 @@ class TestWatchSession(unittest.TestCase):
         "", "Hardware access (read/write) watchpoint 4: kgdb_test_watched\n",
         "Thread 15 hit Hardware access (read/write) watchpoint 4: "
         "kgdb_test_watched\n\nOld value = 43\nNew value = 44\n",
-        "", "",
+        "", "Hardware assisted breakpoint 5 at 0x14a1f0\n",
+        "mx-hits: n = 1 to 20 in kgdb_test_polled_hit, none lost\n", "",
+        "Hardware watchpoint 6: kgdb_test_watched\n",
+        "mx-hits: kgdb_test_watched = 20 to 40 in kgdb_test_polled_hit, "
+        "none lost\n", "", "",
     ]
 
     def out(self, outputs):
@@ -295,7 +300,7 @@ class TestWatchSession(unittest.TestCase):
 
     def test_not_inserted(self):
         outputs = list(self.OUTPUTS)
-        outputs[1] = ("Could not insert hardware watchpoint 1.\n"
+        outputs[2] = ("Could not insert hardware watchpoint 1.\n"
                       "Could not insert hardware breakpoints:\n")
         problems = kgdb.match_session(self.out(outputs), kgdb.WATCH_SESSION)
         self.assertEqual(len(problems), 1)
@@ -303,10 +308,20 @@ class TestWatchSession(unittest.TestCase):
 
     def test_stop_in_the_wrong_thread(self):
         outputs = list(self.OUTPUTS)
-        outputs[4] = outputs[2]
+        outputs[5] = outputs[3]
         problems = kgdb.match_session(self.out(outputs), kgdb.WATCH_SESSION)
         self.assertEqual(len(problems), 1)
         self.assertIn("'mx-current' printed no match", problems[0])
+
+    def test_a_lost_hit(self):
+        outputs = list(self.OUTPUTS)
+        outputs[-3] = ("mx-hits: a stop in kgdb_test_polled_hit with "
+                       "kgdb_test_watched = 23, not in kgdb_test_polled_hit "
+                       "with 22\n")
+        problems = kgdb.match_session(self.out(outputs), kgdb.WATCH_SESSION)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'mx-check-hits kgdb_test_polled_hit kgdb_test_watched 20 40' "
+                      "printed no match", problems[0])
 
     def test_the_session_follows_the_arch(self):
         class Arch:
