@@ -40,6 +40,7 @@
 #include <irqflags.h>
 #include <kcsan.h>
 #include <preempt.h>
+#include <seqcount.h>
 #include <sched.h>
 #include <smp.h>
 #include <time.h>
@@ -87,7 +88,12 @@ static struct kcsan_watchpoint watchpoints[KCSAN_SLOTS];
  * that a CPU touching one field while another CPU touches the other
  * (head->prev, head->next) is seen.
  */
-static unsigned long exclusive_start, exclusive_end;
+struct kcsan_range {
+	unsigned long start, end;
+};
+
+static struct kcsan_range exclusive;
+static seqcount_t exclusive_seq;
 static struct kcsan_watchpoint exclusive_wp;
 
 /* Per CPU: accesses left until the next watch, and its random state. */
@@ -276,7 +282,8 @@ static void wait_filled(struct kcsan_watchpoint *wp)
  * exclusive range arms that range's watchpoint, over the whole range.
  */
 static void watch(unsigned long addr, unsigned int size, int type,
-		  unsigned long fp, unsigned long flags)
+		  unsigned long fp, unsigned long flags,
+		  const struct kcsan_range *range)
 {
 	bool exclusive = type & KCSAN_EXCLUSIVE;
 	struct kcsan_watchpoint *wp = exclusive ? &exclusive_wp :
@@ -292,8 +299,8 @@ static void watch(unsigned long addr, unsigned int size, int type,
 	word = wp_with_state(word + WP_GEN_STEP, WP_SETUP);
 	if (!wp_move(wp, wp_with_state(word - WP_GEN_STEP, WP_FREE), word))
 		return;
-	wp->addr = exclusive ? exclusive_start : addr;
-	wp->size = exclusive ? exclusive_end - exclusive_start : size;
+	wp->addr = exclusive ? range->start : addr;
+	wp->size = exclusive ? range->end - range->start : size;
 	wp->write = type & KCSAN_ACCESS_WRITE;
 	wp->exclusive = exclusive;
 	wp->irq = in_irq();
@@ -332,6 +339,25 @@ static bool watch_this(unsigned int cpu, unsigned long addr, int type)
 }
 
 /*
+ * kcsan_exclusive_begin()'s range, read whole: a range half old and half
+ * new could span nearly the whole address space. One read while it
+ * changes counts as none (the change is not done, and a reader that
+ * waited for it could be an interrupt of the task that makes it).
+ */
+static struct kcsan_range read_exclusive_range(void)
+{
+	unsigned int seq = raw_read_seqcount(&exclusive_seq);
+	struct kcsan_range r = {
+		.start = READ_ONCE(exclusive.start),
+		.end = READ_ONCE(exclusive.end),
+	};
+
+	if (read_seqcount_retry(&exclusive_seq, seq))
+		r.end = 0;
+	return r;
+}
+
+/*
  * The disable count of what runs: an interrupt handler's, per CPU, or
  * the task's. The handler runs on the task's thread_info, whose count
  * the task may have raised (in the runtime, inside data_race()).
@@ -352,6 +378,7 @@ static __always_inline void check_access(unsigned long addr,
 					 unsigned long fp)
 {
 	struct thread_info *ti = current_thread_info();
+	struct kcsan_range range;
 	unsigned int *disabled;
 	unsigned long flags;
 
@@ -360,28 +387,35 @@ static __always_inline void check_access(unsigned long addr,
 	disabled = disable_count(ti);
 	if (*disabled)
 		return;
-	if (addr < READ_ONCE(exclusive_end) &&
-	    addr + size > READ_ONCE(exclusive_start))
+	range = read_exclusive_range();
+	if (addr < range.end && addr + size > range.start)
 		type |= KCSAN_EXCLUSIVE;
 	flags = arch_local_irq_save();
 	(*disabled)++;
 	if (!find_watchpoint(addr, size, type, fp) &&
 	    watch_this(ti->cpu, addr, type))
-		watch(addr, size, type, fp, flags);
+		watch(addr, size, type, fp, flags, &range);
 	(*disabled)--;
 	arch_local_irq_restore(flags);
 }
 
+/* One writer at a time: the test that watches the range. */
+static void set_exclusive_range(unsigned long start, unsigned long end)
+{
+	write_seqcount_begin(&exclusive_seq);
+	WRITE_ONCE(exclusive.start, start);
+	WRITE_ONCE(exclusive.end, end);
+	write_seqcount_end(&exclusive_seq);
+}
+
 void kcsan_exclusive_begin(const volatile void *p, size_t size)
 {
-	WRITE_ONCE(exclusive_end, 0);
-	WRITE_ONCE(exclusive_start, (unsigned long)p);
-	WRITE_ONCE(exclusive_end, (unsigned long)p + size);
+	set_exclusive_range((unsigned long)p, (unsigned long)p + size);
 }
 
 void kcsan_exclusive_end(void)
 {
-	WRITE_ONCE(exclusive_end, 0);
+	set_exclusive_range(0, 0);
 }
 
 void kcsan_disable_current(void)
