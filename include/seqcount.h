@@ -12,6 +12,9 @@
  *		copy = data;
  *	} while (read_seqcount_retry(&s, seq));
  *
+ * Writers that no lock serialises take the count with
+ * write_seqcount_trybegin(), and give up while another writes.
+ *
  * The readers' copies race with the writer by design: the writer's
  * stores and the readers' loads of the data are marked (WRITE_ONCE,
  * READ_ONCE, or data_race() with the retry beside it).
@@ -63,6 +66,23 @@ static inline void write_seqcount_begin(seqcount_t *s)
 {
 	WRITE_ONCE(s->sequence, s->sequence + 1);
 	smp_wmb();
+}
+
+/*
+ * For writers that nothing else serialises (CPUs sharing a slot): true
+ * when this one made the count odd, and writes; false while another CPU
+ * writes, and this one leaves the data to it.
+ */
+static inline bool write_seqcount_trybegin(seqcount_t *s)
+{
+	unsigned int seq = READ_ONCE(s->sequence);
+
+	if ((seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->sequence, &seq, seq + 1, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return false;
+	smp_wmb();
+	return true;
 }
 
 static inline void write_seqcount_end(seqcount_t *s)
