@@ -249,7 +249,7 @@ static bool read_value(unsigned long addr, unsigned int size, u64 *val)
 #ifdef CONFIG_KCSAN_INTERRUPT_WATCHER
 #define INTERRUPT_WATCHER	true
 #else
-#define INTERRUPT_WATCHER	true
+#define INTERRUPT_WATCHER	false
 #endif
 
 static void stall(unsigned long flags)
