@@ -107,7 +107,7 @@ static unsigned int irq_disable[NR_CPUS];
  * (<kcsan.h>), and these two of the runtime's own.
  */
 #define KCSAN_RANGE		4	/* checked, never watched */
-#define KCSAN_EXCLUSIVE		16	/* in the range: watched, any access conflicts */
+#define KCSAN_EXCLUSIVE		16	/* in the range: always watched */
 
 static unsigned int slot_of(unsigned long addr)
 {
@@ -331,7 +331,8 @@ static bool watch_this(unsigned int cpu, unsigned long addr, int type)
 {
 	if (type & KCSAN_EXCLUSIVE)
 		return true;
-	if ((type & (KCSAN_ACCESS_MARKED | KCSAN_RANGE)) || --skip_left[cpu] > 0)
+	if ((type & (KCSAN_ACCESS_MARKED | KCSAN_RANGE)) ||
+	    --skip_left[cpu] > 0)
 		return false;
 	skip_left[cpu] = next_skip(cpu);
 	/* The unmapped first page: let the access itself fault. */
@@ -481,22 +482,25 @@ void __tsan_##name(void *p)						\
 	check_access((unsigned long)p, size, type, FP());		\
 }
 
+#define W	KCSAN_ACCESS_WRITE
+#define M	KCSAN_ACCESS_MARKED
 #define DEFINE_TSAN_ACCESS(size)					\
 DEFINE_TSAN_ENTRY(read##size, size, 0)					\
-DEFINE_TSAN_ENTRY(write##size, size, KCSAN_ACCESS_WRITE)			\
+DEFINE_TSAN_ENTRY(write##size, size, W)					\
 DEFINE_TSAN_ENTRY(unaligned_read##size, size, 0)			\
-DEFINE_TSAN_ENTRY(unaligned_write##size, size, KCSAN_ACCESS_WRITE)		\
-DEFINE_TSAN_ENTRY(volatile_read##size, size, KCSAN_ACCESS_MARKED)		\
-DEFINE_TSAN_ENTRY(volatile_write##size, size, KCSAN_ACCESS_WRITE | KCSAN_ACCESS_MARKED) \
-DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, KCSAN_ACCESS_MARKED)	\
-DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size,		\
-		  KCSAN_ACCESS_WRITE | KCSAN_ACCESS_MARKED)
+DEFINE_TSAN_ENTRY(unaligned_write##size, size, W)			\
+DEFINE_TSAN_ENTRY(volatile_read##size, size, M)				\
+DEFINE_TSAN_ENTRY(volatile_write##size, size, W | M)			\
+DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, M)		\
+DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size, W | M)
 
 DEFINE_TSAN_ACCESS(1)
 DEFINE_TSAN_ACCESS(2)
 DEFINE_TSAN_ACCESS(4)
 DEFINE_TSAN_ACCESS(8)
 DEFINE_TSAN_ACCESS(16)
+#undef W
+#undef M
 
 /*
  * An access of any size, granule by granule: each piece lies in one
