@@ -12,6 +12,11 @@
 #define KCSAN_SKIP_DEFAULT	2000
 #define KCSAN_UDELAY_DEFAULT	20
 
+/* What kind of access kcsan_check_access() checks: a read unless WRITE. */
+#define KCSAN_ACCESS_WRITE	1
+#define KCSAN_ACCESS_MARKED	2	/* as READ_ONCE, WRITE_ONCE, atomics */
+#define KCSAN_ACCESS_ASSERT	8	/* ASSERT_EXCLUSIVE_*(): below */
+
 #ifdef CONFIG_KCSAN
 /* Watch one access in about this many, for this many microseconds. */
 extern unsigned int kcsan_skip;
@@ -35,6 +40,13 @@ extern int kcsan_atomic_order[];
 void kcsan_exclusive_begin(const volatile void *p, size_t size);
 void kcsan_exclusive_end(void);
 
+/*
+ * Checks an access of size bytes at ptr, of type KCSAN_ACCESS_*, as the
+ * compiler's instrumentation would check one: against the watchpoints
+ * other CPUs armed, and, one in about kcsan.skip, watched itself.
+ */
+void kcsan_check_access(const volatile void *ptr, size_t size, int type);
+
 /* Starts watching, once every CPU is up. */
 void kcsan_init(void);
 /* kcsan.skip=N, kcsan.udelay=N on the command line; false if not ours. */
@@ -45,6 +57,24 @@ static inline bool kcsan_parse_option(const char *name, const char *value)
 {
 	return false;
 }
+static inline void kcsan_check_access(const volatile void *ptr, size_t size,
+				      int type)
+{
+}
 #endif
+
+/*
+ * Invariants of the locking code, as Linux's: where they stand, no other
+ * CPU (nor, with the interrupt watcher, a handler on this one) writes
+ * var, or touches it at all, even with READ_ONCE or an atomic. They do
+ * not access var; a sampled one watches it for kcsan.udelay, and what
+ * breaks the rule meanwhile is reported as "assert: race". Nothing in a
+ * build without CONFIG_KCSAN.
+ */
+#define ASSERT_EXCLUSIVE_WRITER(var)					\
+	kcsan_check_access(&(var), sizeof(var), KCSAN_ACCESS_ASSERT)
+#define ASSERT_EXCLUSIVE_ACCESS(var)					\
+	kcsan_check_access(&(var), sizeof(var),				\
+			   KCSAN_ACCESS_ASSERT | KCSAN_ACCESS_WRITE)
 
 #endif

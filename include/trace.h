@@ -92,6 +92,13 @@ static __always_inline bool trace_enabled(unsigned int what)
 
 /* A name for a lock the symbol table does not know (on the heap). */
 void trace_name_lock(const void *lock, const char *name);
+/*
+ * The name the dump gives pid, from its table of the tasks switched to,
+ * one slot per pid mod TRACE_TASKS, into comm (TASK_COMM_LEN bytes);
+ * false if it has none.
+ */
+#define TRACE_TASKS	256
+bool trace_task_comm(u32 pid, char *comm);
 
 /* trace=WHAT on the command line; false if the option is not ours. */
 bool trace_parse_option(const char *name, const char *value);

@@ -94,6 +94,35 @@ static noinline void marked_load(void)
 	asm volatile("" : : "r" (v));
 }
 
+/*
+ * The assertions, as the locking code makes them: the counter's writers
+ * are serialised by counter_lock, its readers are not; locked_only is
+ * touched under counter_lock alone. The asserting steps stand alone,
+ * with no access of their own, so that a report is the assertion's.
+ */
+static unsigned int locked_only;
+
+static noinline void writer_asserted(void)
+{
+	ASSERT_EXCLUSIVE_WRITER(counter);
+}
+
+static noinline void access_asserted(void)
+{
+	ASSERT_EXCLUSIVE_ACCESS(counter);
+}
+
+static noinline void asserting_locked_increment(void)
+{
+	spin_lock(&counter_lock);
+	ASSERT_EXCLUSIVE_WRITER(counter);
+	ASSERT_EXCLUSIVE_ACCESS(locked_only);
+	/* marked: the readers are lockless */
+	WRITE_ONCE(counter, counter + 1);
+	locked_only++;
+	spin_unlock(&counter_lock);
+}
+
 static noinline void spinlocked_increment(void)
 {
 	spin_lock(&counter_lock);
@@ -279,6 +308,35 @@ static void exclusive_range_reports_marked_accesses(struct kunit *test)
 		"BUG: KCSAN: assert: race in marked_load / marked_store"));
 }
 
+/* Another CPU's WRITE_ONCE breaks the writer's assertion. */
+static void assert_writer_sees_marked_write(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	need_two_cpus(test);
+	kunit_expect_reports(test);
+	KUNIT_EXPECT_GT(test, run_racers(test, writer_asserted, marked_store,
+					 2, tries(RACE_TRIES), true), 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"BUG: KCSAN: assert: race in marked_store / writer_asserted"));
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "assert no writes to 0x"));
+}
+
+/* Even another CPU's READ_ONCE breaks ASSERT_EXCLUSIVE_ACCESS(). */
+static void assert_access_sees_marked_read(struct kunit *test)
+{
+	unsigned long pos = printk_log_pos();
+
+	need_two_cpus(test);
+	kunit_expect_reports(test);
+	KUNIT_EXPECT_GT(test, run_racers(test, access_asserted, marked_load,
+					 2, tries(RACE_TRIES), true), 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"BUG: KCSAN: assert: race in access_asserted / marked_load"));
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
+		"assert no accesses to 0x"));
+}
+
 static int quiet_racers(void)
 {
 	return min(2 * (int)num_online_cpus(), MAX_RACERS);
@@ -301,6 +359,23 @@ static void expect_quiet(struct kunit *test, void (*step)(void))
 
 	KUNIT_EXPECT_EQ(test, run_racers(test, step, step, n, limit, false), 0);
 	KUNIT_EXPECT_EQ(test, counter, n * limit);
+}
+
+/*
+ * Both assertions hold under counter_lock while lockless readers
+ * READ_ONCE the counter: the writer's allows readers, and nobody
+ * touches locked_only outside the lock. Half the racers write.
+ */
+static void asserts_hold_under_the_lock(struct kunit *test)
+{
+	int n = quiet_racers();
+	unsigned long limit = quiet_limit();
+
+	locked_only = 0;
+	KUNIT_EXPECT_EQ(test, run_racers(test, asserting_locked_increment,
+					 marked_load, n, limit, false), 0);
+	KUNIT_EXPECT_EQ(test, counter, n / 2 * limit);
+	KUNIT_EXPECT_EQ(test, locked_only, n / 2 * limit);
 }
 
 static void spinlock_is_not_a_race(struct kunit *test)
@@ -455,6 +530,9 @@ static struct kunit_case kcsan_cases[] = {
 	KUNIT_CASE(plain_counter_is_reported),
 	KUNIT_CASE(report_names_both_functions),
 	KUNIT_CASE(exclusive_range_reports_marked_accesses),
+	KUNIT_CASE(assert_writer_sees_marked_write),
+	KUNIT_CASE(assert_access_sees_marked_read),
+	KUNIT_CASE(asserts_hold_under_the_lock),
 	KUNIT_CASE(spinlock_is_not_a_race),
 	KUNIT_CASE(mutex_is_not_a_race),
 	KUNIT_CASE(mutex_wait_list_is_not_a_race),

@@ -15,6 +15,7 @@
 #include <rtmutex.h>
 #include <completion.h>
 #include <kallsyms.h>
+#include <timer.h>
 #include "helpers.h"
 
 #define ROUNDS		5
@@ -286,6 +287,78 @@ static void clear_forgets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.holdtime.total, 0ULL);
 }
 
+/*
+ * Read while counted: a task on CPU 0 reads a class while a timer
+ * callback, on CPU 0's tick, counts waits of TORN_WAIT_NS and a little
+ * (its clock runs on between the two reads), each past 2^32 ns. A row
+ * read whole has as many waits as acquisitions and a total of nr waits;
+ * a tick between the reader's loads of one row makes it count a wait
+ * its total lacks, or the reverse, and a 64-bit total read half before
+ * and half after an add (two loads on a 32-bit CPU) is 2^32 ns off.
+ */
+#define TORN_TICKS	200
+#define TORN_WAIT_NS	0x180000000ULL
+#define TORN_SLACK_NS	0x40000000ULL	/* a vCPU the host stops for 1 s */
+
+static DECLARE_COMPLETION(torn_done);
+static int torn_ticks_left;
+static unsigned long torn_reads, torn_bad;
+
+static void count_long_wait(struct timer_list *t)
+{
+	lock_waited(&torn_done.wait.lock.dep_map,
+		    lock_stat_clock() - TORN_WAIT_NS, _THIS_IP_);
+	if (--torn_ticks_left > 0)
+		mod_timer(t, jiffies + 1);
+}
+
+static bool stats_are_whole(const struct lock_class_stats *st)
+{
+	u64 nr = st->waittime.nr;
+
+	return st->acquisitions == st->waittime.nr &&
+	       st->waittime.total >= nr * TORN_WAIT_NS &&
+	       st->waittime.total <= nr * (TORN_WAIT_NS + TORN_SLACK_NS);
+}
+
+static int read_long_waits(void *unused)
+{
+	struct lock_class_stats st;
+
+	while (READ_ONCE(torn_ticks_left) > 0) {
+		if (!lock_stat_read(&torn_done.wait.lock.dep_map,
+				    LOCKSTAT_WAIT_SUBCLASS, &st))
+			continue;
+		torn_reads++;
+		if (!stats_are_whole(&st))
+			torn_bad++;
+	}
+	return 0;
+}
+
+static void read_while_counted_is_whole(struct kunit *test)
+{
+	struct lock_class_stats st;
+	struct timer_list tick;
+	struct workers w;
+
+	lock_stat_clear();
+	torn_reads = torn_bad = 0;
+	torn_ticks_left = TORN_TICKS;
+	timer_setup(&tick, count_long_wait, 0);
+	mod_timer(&tick, jiffies + 1);
+	KUNIT_ASSERT_EQ(test, workers_start(&w, 1, read_long_waits, NULL, 0,
+					    true, "statread"), 1);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	del_timer_sync(&tick);
+	kunit_info(test, "%lu reads, %lu not whole", torn_reads, torn_bad);
+	st = read_stats(test, &torn_done.wait.lock.dep_map,
+			LOCKSTAT_WAIT_SUBCLASS);
+	KUNIT_EXPECT_EQ(test, st.waittime.nr, (unsigned long)TORN_TICKS);
+	KUNIT_EXPECT_TRUE(test, stats_are_whole(&st));
+	KUNIT_EXPECT_EQ(test, torn_bad, 0UL);
+}
+
 static struct kunit_case lock_stat_cases[] = {
 	KUNIT_CASE(uncontended_counts_acquisitions),
 	KUNIT_CASE(mutex_contentions),
@@ -294,6 +367,7 @@ static struct kunit_case lock_stat_cases[] = {
 	KUNIT_CASE(completion_waits),
 	KUNIT_CASE(spinlock_contentions),
 	KUNIT_CASE(clear_forgets),
+	KUNIT_CASE(read_while_counted_is_whole),
 	{}
 };
 

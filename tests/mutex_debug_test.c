@@ -1137,10 +1137,25 @@ static int reap_during_walk(void *arg)
 	return 0;
 }
 
+/* The next online CPU after cpu, round: another one on two or more. */
+static unsigned int next_online_cpu(unsigned int cpu)
+{
+	do
+		cpu = (cpu + 1) % NR_CPUS;
+	while (!cpu_online(cpu));
+	return cpu;
+}
+
 /*
  * The walk that could not get task_list_lock must not lose its footing
  * when tasks are reaped meanwhile: none leaves the list under it, so it
  * shows every one of them (and follows no poisoned link).
+ *
+ * The reaper holds task_list_lock, interrupts off, until the walk says
+ * it goes on without it. So the walk keeps its CPU from the moment the
+ * reaper may take the lock, with preemption off, and the reaper is bound
+ * to another CPU: a task that took the walk's CPU meanwhile and spun on
+ * task_list_lock (khungtaskd, once a second) would hang both CPUs.
  */
 static void show_all_locks_while_tasks_are_reaped(struct kunit *test)
 {
@@ -1161,11 +1176,15 @@ static void show_all_locks_while_tasks_are_reaped(struct kunit *test)
 	snprintf(r.first_line, sizeof(r.first_line), " reaped/0/%d",
 		 r.task[0]->pid);
 	r.log_pos = printk_log_pos();
-	reaper = kthread_run(reap_during_walk, &r, "reaper");
+	reaper = kthread_create(reap_during_walk, &r, "reaper");
 	KUNIT_ASSERT_NOT_NULL(test, reaper);
+	preempt_disable();
+	kthread_bind(reaper, next_online_cpu(smp_processor_id()));
+	wake_up_process(reaper);
 	while (!r.holding)
 		cpu_relax();
 	mutex_debug_show_all_locks();
+	preempt_enable();
 	KUNIT_EXPECT_EQ(test, kthread_join(reaper), 0);
 	KUNIT_EXPECT_TRUE(test, r.fell_back);
 	for (int i = 0; i < REAPED; i++) {

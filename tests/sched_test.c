@@ -177,7 +177,7 @@ static int sleep_uninterruptible(void *unused)
 static void hung_task_reported(struct kunit *test)
 {
 	unsigned long saved = sysctl_hung_task_timeout_secs;
-	unsigned long before = hung_task_reports;
+	unsigned long before = READ_ONCE(hung_task_reports);
 	unsigned long end = jiffies + HUNG_REPORT_SECS * HZ;
 	struct task_struct *t;
 
@@ -188,7 +188,7 @@ static void hung_task_reported(struct kunit *test)
 	while (READ_ONCE(hung_task_reports) == before && time_before(jiffies, end))
 		msleep(10);
 	WRITE_ONCE(sysctl_hung_task_timeout_secs, saved);
-	KUNIT_EXPECT_GE(test, hung_task_reports, before + 1);
+	KUNIT_EXPECT_GE(test, READ_ONCE(hung_task_reports), before + 1);
 	wake_up_process(t);
 	kthread_join(t);
 }

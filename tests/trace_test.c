@@ -10,6 +10,7 @@
 #include <string.h>
 #include <mutex.h>
 #include <completion.h>
+#include <timer.h>
 #include <trace.h>
 #include "helpers.h"
 
@@ -166,12 +167,81 @@ static void parse_mask(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trace_parse_mask(""), 0U);
 }
 
+/*
+ * The tracer's table of task names, read while written: two tasks whose
+ * pids share a slot (made up, far above the real ones) are switched
+ * between by a timer callback on CPU 0's tick, as __schedule() does,
+ * interrupts off, so that the slot is rewritten each tick, while a task
+ * on CPU 0 reads their names: each read is one of the two names whole,
+ * with its own pid, never half of each, even when a tick lands in it.
+ */
+#define NAME_TICKS	200
+#define NAME_PID	100000
+
+static struct task_struct name_a, name_b;
+static int name_ticks_left;
+static unsigned long name_reads, names_torn;
+
+/* The slot holds the task switched to: a and b in turn, tick by tick. */
+static void switch_names(struct timer_list *t)
+{
+	if (name_ticks_left & 1)
+		__trace_switch(&name_a, &name_b);
+	else
+		__trace_switch(&name_b, &name_a);
+	if (--name_ticks_left > 0)
+		mod_timer(t, jiffies + 1);
+}
+
+static void check_name(struct task_struct *t)
+{
+	char comm[TASK_COMM_LEN];
+
+	if (!trace_task_comm(t->pid, comm))
+		return;
+	name_reads++;
+	if (memcmp(comm, t->comm, TASK_COMM_LEN))
+		names_torn++;
+}
+
+static int read_names(void *unused)
+{
+	while (READ_ONCE(name_ticks_left) > 0) {
+		check_name(&name_a);
+		check_name(&name_b);
+	}
+	return 0;
+}
+
+static void task_names_read_whole(struct kunit *test)
+{
+	struct timer_list tick;
+	struct workers w;
+
+	name_a.pid = NAME_PID;
+	name_b.pid = NAME_PID + TRACE_TASKS;
+	memset(name_a.comm, 'a', TASK_COMM_LEN - 1);
+	memset(name_b.comm, 'b', TASK_COMM_LEN - 1);
+	name_reads = names_torn = 0;
+	name_ticks_left = NAME_TICKS;
+	timer_setup(&tick, switch_names, 0);
+	mod_timer(&tick, jiffies + 1);
+	KUNIT_ASSERT_EQ(test, workers_start(&w, 1, read_names, NULL, 0, true,
+					    "names"), 1);
+	KUNIT_EXPECT_EQ(test, workers_join(&w), 0);
+	del_timer_sync(&tick);
+	kunit_info(test, "%lu reads, %lu torn", name_reads, names_torn);
+	KUNIT_EXPECT_GT(test, name_reads, 0UL);
+	KUNIT_EXPECT_EQ(test, names_torn, 0UL);
+}
+
 static struct kunit_case trace_cases[] = {
 	KUNIT_CASE(events_in_order),
 	KUNIT_CASE(full_ring_drops_oldest),
 	KUNIT_CASE(off_records_nothing),
 	KUNIT_CASE(sleep_and_wakeup),
 	KUNIT_CASE(parse_mask),
+	KUNIT_CASE(task_names_read_whole),
 	{}
 };
 

@@ -94,7 +94,8 @@ static int synchro_thread_fn(void *arg)
 			mutex_unlock(&run->mutex);
 		else
 			up(&run->sem);
-		t->count++;
+		/* watch() sums the counts while the threads run */
+		WRITE_ONCE(t->count, t->count + 1);
 		if (p->interval_us)
 			udelay(p->interval_us);
 		if (p->do_sched)

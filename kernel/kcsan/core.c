@@ -20,6 +20,11 @@
  * may touch, such as a mutex's wait list under its wait_lock, which a
  * forgetful caller may read with READ_ONCE.
  *
+ * ASSERT_EXCLUSIVE_ACCESS(var) and ASSERT_EXCLUSIVE_WRITER(var) come in
+ * through kcsan_check_access() as an access that is not made: sampled
+ * like a plain one, it arms a watchpoint that any access (a write, for
+ * the writer's) by another CPU hits, marked or not.
+ *
  * With CONFIG_KCSAN_INTERRUPT_WATCHER a task's stall keeps interrupts on,
  * and a handler on the same CPU that touches the watched bytes is a
  * race too; a handler has a disable count of its own (per CPU), so that
@@ -35,6 +40,7 @@
 #include <irqflags.h>
 #include <kcsan.h>
 #include <preempt.h>
+#include <seqcount.h>
 #include <sched.h>
 #include <smp.h>
 #include <time.h>
@@ -68,7 +74,7 @@ struct kcsan_watchpoint {
 	unsigned long addr;
 	unsigned int size;
 	bool write;
-	bool assert;		/* any access conflicts, marked or not */
+	bool exclusive;		/* any access conflicts, marked or not */
 	bool irq;		/* armed by an interrupt handler */
 	int cpu;
 	struct kcsan_access other;
@@ -82,7 +88,12 @@ static struct kcsan_watchpoint watchpoints[KCSAN_SLOTS];
  * that a CPU touching one field while another CPU touches the other
  * (head->prev, head->next) is seen.
  */
-static unsigned long exclusive_start, exclusive_end;
+struct kcsan_range {
+	unsigned long start, end;
+};
+
+static struct kcsan_range exclusive;
+static seqcount_t exclusive_seq;
 static struct kcsan_watchpoint exclusive_wp;
 
 /* Per CPU: accesses left until the next watch, and its random state. */
@@ -91,11 +102,12 @@ static u32 rand_state[NR_CPUS];
 /* Per CPU: the disable count of interrupt handlers (a task's is its own). */
 static unsigned int irq_disable[NR_CPUS];
 
-/* The kinds of access, as the entry points pass them. */
-#define KCSAN_WRITE		1
-#define KCSAN_MARKED		2
+/*
+ * The kinds of access, as the entry points pass them: KCSAN_ACCESS_*
+ * (<kcsan.h>), and these two of the runtime's own.
+ */
 #define KCSAN_RANGE		4	/* checked, never watched */
-#define KCSAN_ASSERT		8	/* exclusive: watched, any access conflicts */
+#define KCSAN_EXCLUSIVE		16	/* in the range: always watched */
 
 static unsigned int slot_of(unsigned long addr)
 {
@@ -136,9 +148,10 @@ static void fill_access(struct kcsan_access *a, unsigned long addr,
 
 	a->addr = addr;
 	a->size = size;
-	a->write = type & KCSAN_WRITE;
-	a->marked = type & KCSAN_MARKED;
-	a->assert = type & KCSAN_ASSERT;
+	a->write = type & KCSAN_ACCESS_WRITE;
+	a->marked = type & KCSAN_ACCESS_MARKED;
+	a->assert = type & KCSAN_ACCESS_ASSERT;
+	a->exclusive = type & KCSAN_EXCLUSIVE;
 	a->irq = in_irq();
 	a->cpu = ti->cpu;
 	a->pid = ti->task->pid;
@@ -177,7 +190,8 @@ static bool consume_watchpoint(struct kcsan_watchpoint *wp, unsigned long addr,
 		return false;
 	if (!other_context(wp) ||
 	    !overlaps(wp->addr, wp->size, addr, size) ||
-	    !(wp->write || wp->assert || (type & (KCSAN_WRITE | KCSAN_ASSERT))))
+	    !(wp->write || wp->exclusive ||
+	      (type & (KCSAN_ACCESS_WRITE | KCSAN_EXCLUSIVE))))
 		return false;
 	if (!wp_move(wp, word, wp_with_state(word, WP_CONSUMED)))
 		return false;
@@ -195,7 +209,7 @@ static bool find_watchpoint(unsigned long addr, unsigned int size, int type,
 {
 	unsigned int first = slot_of(addr), last = slot_of(addr + size - 1);
 
-	if ((type & KCSAN_ASSERT) &&
+	if ((type & KCSAN_EXCLUSIVE) &&
 	    consume_watchpoint(&exclusive_wp, addr, size, type, fp))
 		return true;
 	if (consume_watchpoint(&watchpoints[first], addr, size, type, fp))
@@ -235,7 +249,7 @@ static bool read_value(unsigned long addr, unsigned int size, u64 *val)
 #ifdef CONFIG_KCSAN_INTERRUPT_WATCHER
 #define INTERRUPT_WATCHER	true
 #else
-#define INTERRUPT_WATCHER	true
+#define INTERRUPT_WATCHER	false
 #endif
 
 static void stall(unsigned long flags)
@@ -268,9 +282,10 @@ static void wait_filled(struct kcsan_watchpoint *wp)
  * exclusive range arms that range's watchpoint, over the whole range.
  */
 static void watch(unsigned long addr, unsigned int size, int type,
-		  unsigned long fp, unsigned long flags)
+		  unsigned long fp, unsigned long flags,
+		  const struct kcsan_range *range)
 {
-	bool exclusive = type & KCSAN_ASSERT;
+	bool exclusive = type & KCSAN_EXCLUSIVE;
 	struct kcsan_watchpoint *wp = exclusive ? &exclusive_wp :
 					&watchpoints[slot_of(addr)];
 	unsigned long word = wp_load(wp), armed;
@@ -284,10 +299,10 @@ static void watch(unsigned long addr, unsigned int size, int type,
 	word = wp_with_state(word + WP_GEN_STEP, WP_SETUP);
 	if (!wp_move(wp, wp_with_state(word - WP_GEN_STEP, WP_FREE), word))
 		return;
-	wp->addr = exclusive ? exclusive_start : addr;
-	wp->size = exclusive ? exclusive_end - exclusive_start : size;
-	wp->write = type & KCSAN_WRITE;
-	wp->assert = type & KCSAN_ASSERT;
+	wp->addr = exclusive ? range->start : addr;
+	wp->size = exclusive ? range->end - range->start : size;
+	wp->write = type & KCSAN_ACCESS_WRITE;
+	wp->exclusive = exclusive;
 	wp->irq = in_irq();
 	wp->cpu = current_thread_info()->cpu;
 	armed = wp_with_state(word, WP_ARMED);
@@ -309,18 +324,38 @@ static void watch(unsigned long addr, unsigned int size, int type,
 
 /*
  * Whether an access that hit nothing is watched: every one in the
- * exclusive range, one plain access in about kcsan_skip, never a marked
- * one or a range.
+ * exclusive range, one plain access or assertion in about kcsan_skip,
+ * never a marked one or a range.
  */
 static bool watch_this(unsigned int cpu, unsigned long addr, int type)
 {
-	if (type & KCSAN_ASSERT)
+	if (type & KCSAN_EXCLUSIVE)
 		return true;
-	if ((type & (KCSAN_MARKED | KCSAN_RANGE)) || --skip_left[cpu] > 0)
+	if ((type & (KCSAN_ACCESS_MARKED | KCSAN_RANGE)) ||
+	    --skip_left[cpu] > 0)
 		return false;
 	skip_left[cpu] = next_skip(cpu);
 	/* The unmapped first page: let the access itself fault. */
 	return addr >= 4096;
+}
+
+/*
+ * kcsan_exclusive_begin()'s range, read whole: a range half old and half
+ * new could span nearly the whole address space. One read while it
+ * changes counts as none (the change is not done, and a reader that
+ * waited for it could be an interrupt of the task that makes it).
+ */
+static struct kcsan_range read_exclusive_range(void)
+{
+	unsigned int seq = raw_read_seqcount(&exclusive_seq);
+	struct kcsan_range r = {
+		.start = READ_ONCE(exclusive.start),
+		.end = READ_ONCE(exclusive.end),
+	};
+
+	if (read_seqcount_retry(&exclusive_seq, seq))
+		r.end = 0;
+	return r;
 }
 
 /*
@@ -344,6 +379,7 @@ static __always_inline void check_access(unsigned long addr,
 					 unsigned long fp)
 {
 	struct thread_info *ti = current_thread_info();
+	struct kcsan_range range;
 	unsigned int *disabled;
 	unsigned long flags;
 
@@ -352,28 +388,35 @@ static __always_inline void check_access(unsigned long addr,
 	disabled = disable_count(ti);
 	if (*disabled)
 		return;
-	if (addr < READ_ONCE(exclusive_end) &&
-	    addr + size > READ_ONCE(exclusive_start))
-		type |= KCSAN_ASSERT;
+	range = read_exclusive_range();
+	if (addr < range.end && addr + size > range.start)
+		type |= KCSAN_EXCLUSIVE;
 	flags = arch_local_irq_save();
 	(*disabled)++;
 	if (!find_watchpoint(addr, size, type, fp) &&
 	    watch_this(ti->cpu, addr, type))
-		watch(addr, size, type, fp, flags);
+		watch(addr, size, type, fp, flags, &range);
 	(*disabled)--;
 	arch_local_irq_restore(flags);
 }
 
+/* One writer at a time: the test that watches the range. */
+static void set_exclusive_range(unsigned long start, unsigned long end)
+{
+	write_seqcount_begin(&exclusive_seq);
+	WRITE_ONCE(exclusive.start, start);
+	WRITE_ONCE(exclusive.end, end);
+	write_seqcount_end(&exclusive_seq);
+}
+
 void kcsan_exclusive_begin(const volatile void *p, size_t size)
 {
-	WRITE_ONCE(exclusive_end, 0);
-	WRITE_ONCE(exclusive_start, (unsigned long)p);
-	WRITE_ONCE(exclusive_end, (unsigned long)p + size);
+	set_exclusive_range((unsigned long)p, (unsigned long)p + size);
 }
 
 void kcsan_exclusive_end(void)
 {
-	WRITE_ONCE(exclusive_end, 0);
+	set_exclusive_range(0, 0);
 }
 
 void kcsan_disable_current(void)
@@ -439,49 +482,61 @@ void __tsan_##name(void *p)						\
 	check_access((unsigned long)p, size, type, FP());		\
 }
 
+#define W	KCSAN_ACCESS_WRITE
+#define M	KCSAN_ACCESS_MARKED
 #define DEFINE_TSAN_ACCESS(size)					\
 DEFINE_TSAN_ENTRY(read##size, size, 0)					\
-DEFINE_TSAN_ENTRY(write##size, size, KCSAN_WRITE)			\
+DEFINE_TSAN_ENTRY(write##size, size, W)					\
 DEFINE_TSAN_ENTRY(unaligned_read##size, size, 0)			\
-DEFINE_TSAN_ENTRY(unaligned_write##size, size, KCSAN_WRITE)		\
-DEFINE_TSAN_ENTRY(volatile_read##size, size, KCSAN_MARKED)		\
-DEFINE_TSAN_ENTRY(volatile_write##size, size, KCSAN_WRITE | KCSAN_MARKED) \
-DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, KCSAN_MARKED)	\
-DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size,		\
-		  KCSAN_WRITE | KCSAN_MARKED)
+DEFINE_TSAN_ENTRY(unaligned_write##size, size, W)			\
+DEFINE_TSAN_ENTRY(volatile_read##size, size, M)				\
+DEFINE_TSAN_ENTRY(volatile_write##size, size, W | M)			\
+DEFINE_TSAN_ENTRY(unaligned_volatile_read##size, size, M)		\
+DEFINE_TSAN_ENTRY(unaligned_volatile_write##size, size, W | M)
 
 DEFINE_TSAN_ACCESS(1)
 DEFINE_TSAN_ACCESS(2)
 DEFINE_TSAN_ACCESS(4)
 DEFINE_TSAN_ACCESS(8)
 DEFINE_TSAN_ACCESS(16)
+#undef W
+#undef M
 
 /*
- * A range (a struct copied whole): only checked against watchpoints,
- * granule by granule, never watched itself.
+ * An access of any size, granule by granule: each piece lies in one
+ * slot, so that it can be watched there.
  */
 static void check_range(unsigned long addr, size_t size, int type,
 			unsigned long fp)
 {
-	size_t done;
+	unsigned long end = addr + size;
 
-	for (done = 0; done < size; done += KCSAN_GRANULE) {
-		unsigned int n = min(size - done, (size_t)KCSAN_GRANULE);
+	while (addr < end) {
+		unsigned long next = min(end, (addr | (KCSAN_GRANULE - 1)) + 1);
 
-		check_access(addr + done, n, type | KCSAN_RANGE, fp);
+		check_access(addr, next - addr, type, fp);
+		addr = next;
 	}
 }
 
+/* A struct copied whole: only checked against watchpoints, never watched. */
 void __tsan_read_range(void *p, size_t size);
 void __tsan_read_range(void *p, size_t size)
 {
-	check_range((unsigned long)p, size, 0, FP());
+	check_range((unsigned long)p, size, KCSAN_RANGE, FP());
 }
 
 void __tsan_write_range(void *p, size_t size);
 void __tsan_write_range(void *p, size_t size)
 {
-	check_range((unsigned long)p, size, KCSAN_WRITE, FP());
+	check_range((unsigned long)p, size, KCSAN_ACCESS_WRITE | KCSAN_RANGE,
+		    FP());
+}
+
+/* The report's stack starts in the caller: the code that asserted. */
+void kcsan_check_access(const volatile void *ptr, size_t size, int type)
+{
+	check_range((unsigned long)ptr, size, type, FP());
 }
 
 /*
@@ -581,7 +636,7 @@ u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo); \
 u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
-		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+		     KCSAN_ACCESS_WRITE | KCSAN_ACCESS_MARKED, FP());			\
 	return AT_RMW_ORDER(mo, builtin, p, v);				\
 }
 
@@ -589,14 +644,14 @@ u##bits __tsan_atomic##bits##_##op(volatile u##bits *p, u##bits v, int mo) \
 u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo);	\
 u##bits __tsan_atomic##bits##_load(const volatile u##bits *p, int mo)	\
 {									\
-	check_access((unsigned long)p, bits / 8, KCSAN_MARKED, FP());	\
+	check_access((unsigned long)p, bits / 8, KCSAN_ACCESS_MARKED, FP());	\
 	return AT_LOAD_ORDER(mo, __atomic_load_n, p);			\
 }									\
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo); \
 void __tsan_atomic##bits##_store(volatile u##bits *p, u##bits v, int mo) \
 {									\
 	check_access((unsigned long)p, bits / 8,			\
-		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+		     KCSAN_ACCESS_WRITE | KCSAN_ACCESS_MARKED, FP());			\
 	AT_STORE_ORDER(mo, __atomic_store_n, p, v);			\
 }									\
 int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
@@ -605,7 +660,7 @@ int __tsan_atomic##bits##_compare_exchange_strong(volatile u##bits *p,	\
 		u##bits *old, u##bits v, int mo, int fail_mo)		\
 {									\
 	check_access((unsigned long)p, bits / 8,			\
-		     KCSAN_WRITE | KCSAN_MARKED, FP());			\
+		     KCSAN_ACCESS_WRITE | KCSAN_ACCESS_MARKED, FP());			\
 	return AT_CAS_ORDER(mo, p, old, v);				\
 }									\
 DEFINE_TSAN_ATOMIC_RMW(bits, exchange, __atomic_exchange_n)		\

@@ -14,7 +14,8 @@ struct kcsan_access {
 	unsigned int size;
 	bool write;
 	bool marked;		/* READ_ONCE, WRITE_ONCE, an atomic */
-	bool assert;		/* in kcsan_exclusive_begin()'s range */
+	bool assert;		/* ASSERT_EXCLUSIVE_ACCESS() or _WRITER() */
+	bool exclusive;		/* in kcsan_exclusive_begin()'s range */
 	bool irq;		/* by an interrupt handler, on that CPU */
 	int cpu;
 	pid_t pid;		/* the task it interrupted, if irq */

@@ -4,7 +4,8 @@
  * documentation reads for ours:
  *
  *   BUG: KCSAN: data-race in func_a / func_b
- *   (or "assert: race in" when one side is in kcsan_exclusive_begin()'s range)
+ *   (or "assert: race in" when one side is an ASSERT_EXCLUSIVE_*() or in
+ *   kcsan_exclusive_begin()'s range)
  *
  *   write to 0x... of 4 bytes by task 12 (worker) on cpu 1:
  *    [<...>] func_b+0x1c/0x40
@@ -81,12 +82,18 @@ static unsigned long access_ip(const struct kcsan_access *a)
 	return a->depth ? a->stack[0] : 0;
 }
 
+/* An access an assertion or the exclusive range makes a rule of. */
+static bool is_assert(const struct kcsan_access *a)
+{
+	return a->assert || a->exclusive;
+}
+
 static void print_title(const struct kcsan_access *watcher,
 			const struct kcsan_access *other)
 {
 	const char *a = func_name(watcher);
 	const char *b = other ? func_name(other) : NULL;
-	const char *what = watcher->assert || (other && other->assert) ?
+	const char *what = is_assert(watcher) || (other && is_assert(other)) ?
 		"assert: race" : "data-race";
 
 	if (!b)
@@ -100,6 +107,8 @@ static void print_title(const struct kcsan_access *watcher,
 static const char *access_kind(const struct kcsan_access *a)
 {
 	if (a->assert)
+		return a->write ? "assert no accesses" : "assert no writes";
+	if (a->exclusive)
 		return a->write ? "write (exclusive)" : "read (exclusive)";
 	if (a->write)
 		return a->marked ? "write (marked)" : "write";

@@ -12,8 +12,10 @@
  *
  * Each CPU counts in a row of its own, with interrupts off, so that
  * counting takes no lock and moves no cache line between CPUs; the table
- * sums the rows. A row read while its CPU writes it may be off by the
- * event in flight: these are figures, not invariants.
+ * sums the rows. A CPU's rows change under its sequence count, and a
+ * reader copies a row whole: one event is counted in several fields, and
+ * a 64-bit time of a 32-bit CPU is two stores, which a reader between
+ * them would see 2^32 ns off.
  */
 #include <kernel.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include <sort.h>
 #include <mutex.h>
 #include <lockdep.h>
+#include <seqcount.h>
 #include <asm/spinlock.h>
 
 struct cpu_stats {
@@ -32,6 +35,7 @@ struct cpu_stats {
 };
 
 static struct cpu_stats cpu_stats[NR_CPUS][MAX_LOCKDEP_KEYS];
+static seqcount_t rows_seq[NR_CPUS];
 
 /*
  * The call sites that waited, per class, first come first kept. A slot
@@ -50,6 +54,20 @@ u64 lock_stat_clock(void)
 static struct cpu_stats *this_row(struct lock_class *class)
 {
 	return &cpu_stats[smp_processor_id()][lockdep_class_id(class)];
+}
+
+/*
+ * Interrupts off, around every change of this CPU's rows: no reader on
+ * this CPU can come between, so none waits for ever.
+ */
+static void rows_write_begin(void)
+{
+	write_seqcount_begin(&rows_seq[smp_processor_id()]);
+}
+
+static void rows_write_end(void)
+{
+	write_seqcount_end(&rows_seq[smp_processor_id()]);
 }
 
 static void time_add(struct lock_time *t, u64 ns)
@@ -116,16 +134,22 @@ void lock_stat_acquire(struct held_lock *hl)
 {
 	hl->waittime_stamp = 0;
 	hl->holdtime_stamp = 0;
-	if (hl->trylock && hl->class)
+	if (hl->trylock && hl->class) {
+		rows_write_begin();
 		got(hl, this_row(hl->class), lock_stat_clock());
+		rows_write_end();
+	}
 }
 
 /* From lock_release(): a lock that was got was held until now. */
 void lock_stat_release(struct held_lock *hl)
 {
-	if (hl->class && hl->holdtime_stamp)
+	if (hl->class && hl->holdtime_stamp) {
+		rows_write_begin();
 		time_add(&this_row(hl->class)->holdtime,
 			 lock_stat_clock() - hl->holdtime_stamp);
+		rows_write_end();
+	}
 }
 
 /* Runs fn on the current task's counted entry for map, interrupts off. */
@@ -139,8 +163,11 @@ static void with_held(struct lockdep_map *map,
 		return;
 	flags = arch_local_irq_save();
 	hl = lockdep_held_lock(map);
-	if (hl && hl->class)
+	if (hl && hl->class) {
+		rows_write_begin();
 		fn(hl, this_row(hl->class));
+		rows_write_end();
+	}
 	arch_local_irq_restore(flags);
 }
 
@@ -191,9 +218,11 @@ void lock_waited(struct lockdep_map *map, u64 start, unsigned long ip)
 	class = lockdep_map_class(map, LOCKSTAT_WAIT_SUBCLASS);
 	if (class) {
 		row = this_row(class);
+		rows_write_begin();
 		count_point(row, lockdep_class_id(class), ip);
 		time_add(&row->waittime, lock_stat_clock() - start);
 		row->acquisitions++;
+		rows_write_end();
 	}
 	arch_local_irq_restore(flags);
 }
@@ -224,19 +253,33 @@ static void time_sum(struct lock_time *sum, const struct lock_time *t)
 	sum->nr += t->nr;
 }
 
+/* cpu's row of class id, whole: copied again if its CPU counted meanwhile. */
+static struct cpu_stats read_row(unsigned int cpu, unsigned int id)
+{
+	struct cpu_stats row;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&rows_seq[cpu]);
+		/* races with the counting on purpose: a torn copy is retried */
+		row = data_race(cpu_stats[cpu][id]);
+	} while (read_seqcount_retry(&rows_seq[cpu], seq));
+	return row;
+}
+
 static void sum_class(unsigned int id, struct lock_class_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		const struct cpu_stats *row = &cpu_stats[cpu][id];
+		const struct cpu_stats row = read_row(cpu, id);
 
-		st->con_bounces += row->con_bounces;
-		st->acq_bounces += row->acq_bounces;
-		st->acquisitions += row->acquisitions;
-		time_sum(&st->waittime, &row->waittime);
-		time_sum(&st->holdtime, &row->holdtime);
+		st->con_bounces += row.con_bounces;
+		st->acq_bounces += row.acq_bounces;
+		st->acquisitions += row.acquisitions;
+		time_sum(&st->waittime, &row.waittime);
+		time_sum(&st->holdtime, &row.holdtime);
 		for (int i = 0; i < LOCKSTAT_POINTS; i++)
-			st->contention_point[i] += row->points[i];
+			st->contention_point[i] += row.points[i];
 	}
 	for (int i = 0; i < LOCKSTAT_POINTS; i++)
 		st->contention_ip[i] = READ_ONCE(point_ip[id][i]);

@@ -7,6 +7,7 @@
 #ifndef _KERNEL_MUTEX_SPIN_H
 #define _KERNEL_MUTEX_SPIN_H
 
+#include <kcsan.h>
 #include <mutex.h>
 #include <sched.h>
 
@@ -19,9 +20,13 @@ static inline void mutex_spin_init(struct mutex *lock)
 	osq_lock_init(&lock->osq);
 }
 
-/* Without wait_lock: the owner is a hint for spinners, never a rule. */
+/*
+ * Without wait_lock: the owner is a hint for spinners, never a rule. The
+ * spinners only read it; only the task that took the lock writes it.
+ */
 static inline void mutex_set_owner(struct mutex *lock)
 {
+	ASSERT_EXCLUSIVE_WRITER(lock->owner);
 	WRITE_ONCE(lock->owner, current);
 }
 

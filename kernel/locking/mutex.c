@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <mutex.h>
 #include <irq.h>
+#include <kcsan.h>
 #include <trace.h>
 
 #if defined(CONFIG_DEBUG_MUTEXES)
@@ -84,6 +85,11 @@ static void wake_first_waiter(struct mutex *lock)
 		list_first_entry(&lock->wait_list, struct mutex_waiter, list);
 
 	spin_assert_held(&lock->wait_lock);
+	/*
+	 * Nobody touches the wait list outside wait_lock, not even to see
+	 * whether it is empty: that would race with this unlock.
+	 */
+	ASSERT_EXCLUSIVE_ACCESS(lock->wait_list);
 	wake_up_process(waiter->ti->task);
 }
 

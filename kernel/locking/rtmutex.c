@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <rtmutex.h>
 #include <irqflags.h>
+#include <kcsan.h>
 #include <asm/spinlock.h>
 #include <lock_stat.h>
 #include <trace.h>
@@ -172,7 +173,11 @@ static bool chain_closes(struct rt_mutex *lock, unsigned int *depth)
  */
 static void set_owner(struct rt_mutex *lock, struct task_struct *owner)
 {
-	/* rt_mutex_is_locked() reads the owner without pi_lock. */
+	/*
+	 * rt_mutex_is_locked() reads the owner without pi_lock, but only
+	 * pi_lock's holder writes it.
+	 */
+	ASSERT_EXCLUSIVE_WRITER(lock->owner);
 	WRITE_ONCE(lock->owner, owner);
 	list_add_tail(&lock->held_list, &owner->held_rt_mutexes);
 }

@@ -16,7 +16,8 @@ unsigned long hung_task_reports;
 
 static void report_hung(struct task_struct *p)
 {
-	hung_task_reports++;
+	/* sched.hung_task_reported polls it from another CPU */
+	WRITE_ONCE(hung_task_reports, hung_task_reports + 1);
 	report_mark_start();
 	printk("INFO: task %s:%d blocked for more than %lu seconds.\n",
 	       p->comm, p->pid, READ_ONCE(sysctl_hung_task_timeout_secs));

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <kallsyms.h>
 #include <trace.h>
+#include <seqcount.h>
 #include <asm/barrier.h>
 #include <asm/spinlock.h>
 
@@ -35,10 +36,12 @@ static unsigned int boot_mask;
 /*
  * The names of the tasks switched to, by pid: most have exited by the
  * time of the dump. A slot is shared by pids equal mod TRACE_TASKS; the
- * later one wins.
+ * later one wins. CPUs write a slot under its sequence count, and a
+ * reader (the dump) copies it whole: a name half overwritten by
+ * another task's would be neither.
  */
-#define TRACE_TASKS	256
 static struct {
+	seqcount_t seq;
 	u32 pid;
 	char comm[TASK_COMM_LEN];
 } tasks[TRACE_TASKS];
@@ -104,8 +107,12 @@ static void remember_task(struct task_struct *p)
 
 	if (tasks[slot].pid == (u32)p->pid && tasks[slot].comm[0])
 		return;
+	/* Another CPU writes the slot: its task wins, as a later one would. */
+	if (!write_seqcount_trybegin(&tasks[slot].seq))
+		return;
 	tasks[slot].pid = p->pid;
 	memcpy(tasks[slot].comm, p->comm, TASK_COMM_LEN);
+	write_seqcount_end(&tasks[slot].seq);
 }
 
 /* From __schedule(), interrupts off: prev stays queued if it still runs. */
@@ -248,12 +255,22 @@ unsigned long trace_copy(unsigned int cpu, struct trace_entry *buf,
 	return n;
 }
 
+/*
+ * Under names_lock, as trace_name_lock() writes: a slot read while it
+ * changes hands would name the lock with the next lock's name.
+ */
 static const char *registered_name(const void *lock)
 {
-	for (int i = 0; i < TRACE_NAMES; i++)
+	unsigned long flags = arch_local_irq_save();
+	const char *name = NULL;
+
+	arch_spin_lock(&names_lock);
+	for (int i = 0; i < TRACE_NAMES && !name; i++)
 		if (names[i].lock == lock)
-			return names[i].name;
-	return NULL;
+			name = names[i].name;
+	arch_spin_unlock(&names_lock);
+	arch_local_irq_restore(flags);
+	return name;
 }
 
 /* "trace: lock ADDR NAME": registered, or its symbol, or nothing. */
@@ -308,15 +325,41 @@ static void dump_ring(unsigned int cpu)
 		print_entry(cpu, &r->entries[(r->head - n + i) % TRACE_RING_SIZE]);
 }
 
+/*
+ * Slot i of the names of the tasks switched to, whole; false if empty.
+ * Its writers keep interrupts off, so none is ever waited for from an
+ * interrupt on its own CPU.
+ */
+static bool read_task_slot(unsigned int i, u32 *pid, char *comm)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&tasks[i].seq);
+		*pid = tasks[i].pid;
+		memcpy(comm, tasks[i].comm, TASK_COMM_LEN);
+	} while (read_seqcount_retry(&tasks[i].seq, seq));
+	return comm[0];
+}
+
+bool trace_task_comm(u32 pid, char *comm)
+{
+	u32 slot_pid;
+
+	return read_task_slot(pid % TRACE_TASKS, &slot_pid, comm) &&
+	       slot_pid == pid;
+}
+
 static void dump_tasks(void)
 {
+	char comm[TASK_COMM_LEN];
 	struct task_struct *p;
 	unsigned long flags;
+	u32 pid;
 
 	for (int i = 0; i < TRACE_TASKS; i++)
-		if (tasks[i].comm[0])
-			printk("trace: task %u %s\n",
-			       (unsigned int)tasks[i].pid, tasks[i].comm);
+		if (read_task_slot(i, &pid, comm))
+			printk("trace: task %u %s\n", (unsigned int)pid, comm);
 	/* And the live ones never switched to while tracing. */
 	spin_lock_irqsave(&task_list_lock, flags);
 	list_for_each_entry(p, &task_list, tasks)

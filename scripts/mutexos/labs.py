@@ -58,12 +58,15 @@ INSTRUCTOR_FILES = (
 )
 
 # What every lab's code may use: the spinlock, sleeping and waking, the
-# compiler's helpers, and the race detector's hooks in its build. Never
+# compiler's helpers, and the race detector's hooks in its build (its
+# entry points, and the ASSERT_EXCLUSIVE_*() of the reference's lock
+# code outside the lab regions). Never
 # kunit_*, machine_exit, printk (but where the lab prints), the command
 # line (boot_command_line) or kallsyms_lookup_name (precheck.py).
 SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock*",
             "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
-            "preempt_schedule", "__tsan_*", "__udivmoddi4", "__aeabi_*")
+            "preempt_schedule", "__tsan_*", "kcsan_check_access", "__udivmoddi4",
+            "__aeabi_*")
 # The debug build's hooks in the mutex code (kernel/locking/mutex-debug.c).
 MUTEX_DEBUG = ("__debug_mutex_enter", "debug_mutex_*", "spin_assert_held")
 

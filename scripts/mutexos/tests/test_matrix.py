@@ -214,9 +214,9 @@ class TestPlan(unittest.TestCase):
                               "CONFIG_KCSAN=y CONFIG_KCSAN_INTERRUPT_WATCHER=y")
         self.assertEqual([(b.name, b.config, b.cpus, b.append) for b in kcsan],
                          [("riscv-debug-kcsan-cpus2", watcher, 2,
-                           "test=* expect_cpus=2 hung_task_timeout=0"),
+                           "test=* expect_cpus=2 hung_task_timeout=1000"),
                           ("riscv-debug-kcsan-cpus1", watcher, 1,
-                           "test=* expect_cpus=1 hung_task_timeout=0")])
+                           "test=* expect_cpus=1 hung_task_timeout=1000")])
 
     def test_the_debug_build_alone_where_no_other_boot_takes_its_count(self):
         full = names(test_plan(ARCHES, Selection()))
