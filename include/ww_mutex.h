@@ -100,10 +100,30 @@ int ww_mutex_lock_slow_interruptible(struct ww_mutex *lock,
 int ww_mutex_trylock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx);
 void ww_mutex_unlock(struct ww_mutex *lock);
 
+/* Whether a began before b; wrapping, as jiffies compare. */
+static inline bool ww_ctx_older(struct ww_acquire_ctx *a,
+				struct ww_acquire_ctx *b)
+{
+	return (int)(a->stamp - b->stamp) < 0;
+}
+
 /*
- * For the debug build's deadlock detector: whether the waiter of ctx on
- * lock backs off at its next pass (a wait through it does not last).
+ * Whether ctx, waiting for lock, must back off at its next pass: the
+ * lock path asks it, and so does the debug build's deadlock detector (a
+ * wait through it does not last). Inline: the detector's file is lab
+ * 7's, which may call nothing of this file's.
  */
-bool ww_waiter_backs_off(struct ww_mutex *lock, struct ww_acquire_ctx *ctx);
+static inline bool ww_waiter_backs_off(struct ww_mutex *lock,
+				       struct ww_acquire_ctx *ctx)
+{
+	struct ww_acquire_ctx *hold = READ_ONCE(lock->ctx);
+
+	/* Holding nothing, it blocks nobody: it may wait for anyone. */
+	if (!READ_ONCE(ctx->acquired))
+		return false;
+	if (!ctx->ww_class->is_wait_die)
+		return READ_ONCE(ctx->wounded);
+	return hold && ww_ctx_older(hold, ctx);
+}
 
 #endif

@@ -38,15 +38,6 @@ static unsigned long deadlock_reports(void)
 #endif
 }
 
-/* locks[0..n) are held, and so is locks[held] (the slow path's), if set. */
-static void unlock_all(struct ww_mutex **locks, int n, int held)
-{
-	for (int i = 0; i < n; i++)
-		ww_mutex_unlock(locks[i]);
-	if (held >= n)
-		ww_mutex_unlock(locks[held]);
-}
-
 /*
  * The back-off loop as a user writes it (docs/ww-mutex.md): take every
  * lock of the list; on -EDEADLK release all, sleep for the contended one
@@ -56,23 +47,29 @@ static void unlock_all(struct ww_mutex **locks, int n, int held)
  */
 static int lock_all(struct ww_mutex **locks, int n, struct ww_acquire_ctx *ctx)
 {
-	int held = -1;		/* the slow path's lock */
+	int held = -1;		/* the one the slow path took */
 	int backoffs = 0;
 	int i, ret;
 
 	for (;;) {
-		for (i = 0, ret = 0; i < n && !ret; i++) {
+		for (i = 0, ret = 0; i < n; i++) {
 			if (i == held)
 				continue;
 			ret = ww_mutex_lock(locks[i], ctx);
 			if (ret == -EALREADY)
 				ret = 0;
+			if (ret)
+				break;
 		}
 		if (!ret)
 			return backoffs;
-		i--;
-		unlock_all(locks, i, held);
+		/* -EDEADLK on locks[i]: let go of all we hold */
+		for (int j = 0; j < i; j++)
+			ww_mutex_unlock(locks[j]);
+		if (held > i)
+			ww_mutex_unlock(locks[held]);
 		backoffs++;
+		/* sleep for the one in the way, then the rest */
 		ww_mutex_lock_slow(locks[i], ctx);
 		held = i;
 	}
@@ -447,7 +444,7 @@ static void ring_wound_wait(struct kunit *test)
 
 #define STRESS_LOCKS		16
 #define STRESS_MAX_HELD		6	/* within the validator's 32 */
-#define STRESS_TRANSACTIONS	1200	/* in all, times stress= */
+#define STRESS_TRANSACTIONS	800	/* in all, times stress= */
 
 /* Each lock keeps a pair of counts equal: changed one at a time. */
 struct guarded {

@@ -198,13 +198,6 @@ static noinline fastcall void __mutex_unlock_slowpath(atomic_t *count)
 	spin_unlock(&lock->wait_lock);
 }
 
-void mutex_unmark_contended(struct mutex *lock)
-{
-	spin_assert_held(&lock->wait_lock);
-	if (list_empty(&lock->wait_list))
-		atomic_set(&lock->count, 0);
-}
-
 /* Only the null and debug builds come here: trylock under wait_lock. */
 static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
 {
@@ -218,6 +211,13 @@ static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
 	mutex_unmark_contended(lock);
 	spin_unlock(&lock->wait_lock);
 	return prev == 1;
+}
+
+void mutex_unmark_contended(struct mutex *lock)
+{
+	spin_assert_held(&lock->wait_lock);
+	if (list_empty(&lock->wait_list))
+		atomic_set(&lock->count, 0);
 }
 
 /**

@@ -23,12 +23,6 @@
 /* Every class draws from one counter: a stamp is unique in the kernel. */
 static atomic_t ww_stamp = ATOMIC_INIT(0);
 
-/* Whether a began before b; wrapping, as jiffies compare. */
-static bool older(struct ww_acquire_ctx *a, struct ww_acquire_ctx *b)
-{
-	return (int)(a->stamp - b->stamp) < 0;
-}
-
 void ww_mutex_init(struct ww_mutex *lock, struct ww_class *ww_class)
 {
 	__mutex_init(&lock->base, ww_class->mutex_name, ww_class->mutex_key);
@@ -76,24 +70,12 @@ static bool wait_die(struct ww_acquire_ctx *ctx)
  */
 static void wound(struct ww_acquire_ctx *hold, struct ww_acquire_ctx *ctx)
 {
-	if (!hold || !older(ctx, hold))
+	if (!hold || !ww_ctx_older(ctx, hold))
 		return;
 	WRITE_ONCE(hold->wounded, true);
 	smp_mb();
 	if (hold->task != current)
 		wake_up_process(hold->task);
-}
-
-bool ww_waiter_backs_off(struct ww_mutex *lock, struct ww_acquire_ctx *ctx)
-{
-	struct ww_acquire_ctx *hold = READ_ONCE(lock->ctx);
-
-	/* Holding nothing, it blocks nobody: it may wait for anyone. */
-	if (!READ_ONCE(ctx->acquired))
-		return false;
-	if (!wait_die(ctx))
-		return READ_ONCE(ctx->wounded);
-	return hold && older(hold, ctx);
 }
 
 /*
@@ -113,7 +95,7 @@ static int check_back_off(struct ww_mutex *lock, struct ww_acquire_ctx *ctx)
 	if (!ctx->acquired || !wait_die(ctx))
 		return 0;
 	list_for_each_entry(w, &lock->base.wait_list, list)
-		if (w->ww_ctx && older(w->ww_ctx, ctx))
+		if (w->ww_ctx && ww_ctx_older(w->ww_ctx, ctx))
 			return -EDEADLK;
 	return 0;
 }
@@ -122,7 +104,7 @@ static int check_back_off(struct ww_mutex *lock, struct ww_acquire_ctx *ctx)
 static void tell_to_die(struct mutex_waiter *w, struct ww_acquire_ctx *ctx)
 {
 	if (w->ww_ctx && READ_ONCE(w->ww_ctx->acquired) &&
-	    older(ctx, w->ww_ctx))
+	    ww_ctx_older(ctx, w->ww_ctx))
 		wake_up_process(w->ti->task);
 }
 
@@ -141,7 +123,7 @@ static void queue_ww_waiter(struct ww_mutex *lock, struct mutex_waiter *waiter)
 	waiter->ti = current_thread_info();
 	if (ctx) {
 		list_for_each_entry(w, &lock->base.wait_list, list) {
-			if (w->ww_ctx && older(ctx, w->ww_ctx)) {
+			if (w->ww_ctx && ww_ctx_older(ctx, w->ww_ctx)) {
 				pos = &w->list;
 				break;
 			}
