@@ -54,7 +54,7 @@ void ww_acquire_fini(struct ww_acquire_ctx *ctx)
 	lock_release(&ctx->dep_map, _RET_IP_);
 }
 
-/* The rule's verdict on an older context that meets a younger one. */
+/* The rule of ctx's class: wait-die, or else wound-wait. */
 static bool wait_die(struct ww_acquire_ctx *ctx)
 {
 	return ctx->ww_class->is_wait_die;
