@@ -18,6 +18,7 @@
 #define ENOSPC		28
 #define ENOSYS		38
 #define ETIMEDOUT	110
+#define EALREADY	114
 #define ERESTARTSYS	512
 
 #endif

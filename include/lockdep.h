@@ -54,6 +54,7 @@ struct held_lock {
 	struct lockdep_map *map;
 	struct lock_class *class;	/* NULL if taken while switched off */
 	unsigned long ip;		/* where it was taken */
+	struct lockdep_map *nest;	/* taken under it: see lock_acquire_nest() */
 	bool trylock;
 	bool in_irq;			/* taken in hardirq context */
 #ifdef CONFIG_LOCK_STAT
@@ -72,6 +73,16 @@ void lockdep_init_map(struct lockdep_map *map, const char *key);
 bool lockdep_may_reinit(struct lockdep_map *map, unsigned long ip);
 void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		  bool trylock, unsigned long ip);
+/*
+ * lock_acquire() of one of many locks of a class that the task takes
+ * under nest, a lock it holds first (a ww_mutex's acquire context): the
+ * locks of the class taken under the same nest are no recursion, and
+ * order nothing among themselves. Without nest, a lock of a class held
+ * already is recursion, as ever.
+ */
+void lock_acquire_nest(struct lockdep_map *map, unsigned int subclass,
+		       bool trylock, struct lockdep_map *nest,
+		       unsigned long ip);
 void lock_release(struct lockdep_map *map, unsigned long ip);
 /* One line of figures: classes, dependencies, deepest stack. */
 void lockdep_print_stats(void);
@@ -104,6 +115,8 @@ void lockdep_reset_keys(const void *keys, size_t size);
 #define lockdep_init_map(map, key)		do { } while (0)
 #define lockdep_may_reinit(map, ip)		true
 #define lock_acquire(map, subclass, trylock, ip) do { } while (0)
+#define lock_acquire_nest(map, subclass, trylock, nest, ip) \
+	do { } while (0)
 #define lock_release(map, ip)			do { } while (0)
 #define lockdep_print_stats()			do { } while (0)
 

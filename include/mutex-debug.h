@@ -48,6 +48,10 @@ enum mutex_bug {
 	MUTEX_BUG_EXIT_HELD,		/* a task exits holding one */
 	MUTEX_BUG_FREE_HELD,		/* memory with a held mutex freed */
 	MUTEX_BUG_IN_IRQ,		/* used from interrupt context */
+	MUTEX_BUG_WW_CLASS,		/* a ww context used for two classes */
+	MUTEX_BUG_WW_NO_BACKOFF,	/* locking on after -EDEADLK */
+	MUTEX_BUG_WW_FINI_HELD,		/* ww_acquire_fini with locks held */
+	MUTEX_BUG_WW_AFTER_DONE,	/* locking after ww_acquire_done */
 	MUTEX_BUG_NR,
 };
 
@@ -58,6 +62,13 @@ extern const char *const mutex_bug_title[MUTEX_BUG_NR];
  */
 void mutex_debug_report_begin(enum mutex_bug kind);
 void mutex_debug_report_end(void);
+/*
+ * A ww_mutex rule broken by the current task at ip: the lock (NULL:
+ * none), the line ctx_line says of its acquire context, the ww_mutexes
+ * it holds and its backtrace (kernel/locking/ww_mutex-debug.c).
+ */
+void mutex_debug_report_ww(enum mutex_bug kind, struct mutex *lock,
+			   unsigned long ip, const char *ctx_line);
 /* How many reports of each kind so far, for the tests. */
 extern unsigned long mutex_debug_reports[MUTEX_BUG_NR];
 /*

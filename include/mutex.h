@@ -25,6 +25,7 @@
 
 struct thread_info;
 struct task_struct;
+struct ww_acquire_ctx;
 
 struct mutex {
 	atomic_t count;
@@ -51,6 +52,7 @@ struct mutex {
 struct mutex_waiter {
 	struct list_head list;
 	struct thread_info *ti;
+	struct ww_acquire_ctx *ww_ctx;	/* a ww_mutex's waiter: its context */
 #ifdef CONFIG_MUTEX_SPIN_ON_OWNER
 	unsigned int lost;	/* wakeups after which the lock was gone */
 #endif
@@ -113,6 +115,14 @@ int fastcall mutex_lock_interruptible(struct mutex *lock);
 /* 1 on success, 0 if contended: the opposite of down_trylock()! */
 int fastcall mutex_trylock(struct mutex *lock);
 void fastcall mutex_unlock(struct mutex *lock);
+
+/*
+ * Under wait_lock, with the lock held (by anyone): the -1 a lock attempt
+ * stored goes back to 0 when nobody waits, so that the unlock takes the
+ * fastpath. For the lock paths built beside the core's (the trylock
+ * slowpath, the ww_mutex's).
+ */
+void mutex_unmark_contended(struct mutex *lock);
 
 #ifdef CONFIG_MUTEX_SPIN_ON_OWNER
 /*

@@ -72,6 +72,30 @@ bool wait_for_host(volatile int *flag, int want, unsigned int secs)
 	return poll_count(flag, want, secs, msleep);
 }
 
+int wait_list_len(struct mutex *m)
+{
+	struct list_head *pos;
+	int n = 0;
+
+	spin_lock(&m->wait_lock);
+	list_for_each(pos, &m->wait_list)
+		n++;
+	spin_unlock(&m->wait_lock);
+	return n;
+}
+
+bool wait_for_waiters(struct mutex *m, int n)
+{
+	unsigned long end = jiffies + 60 * HZ;
+
+	while (wait_list_len(m) < n) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}
+
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs)
 {
 	unsigned long end = jiffies + secs * HZ;

@@ -11,6 +11,7 @@
 #include <kthread.h>
 #include <smp.h>
 #include <time.h>
+#include <mutex.h>
 
 #define MAX_WORKERS	64
 
@@ -55,6 +56,11 @@ bool wait_for_count(volatile int *flag, int want, unsigned int secs);
  * way.
  */
 bool wait_for_host(volatile int *flag, int want, unsigned int secs);
+
+/* How many tasks are queued on m. */
+int wait_list_len(struct mutex *m);
+/* Waits (sleeping, up to a minute) until n tasks are queued on m. */
+bool wait_for_waiters(struct mutex *m, int n);
 
 /* Waits until p sleeps in state (off its CPU). */
 bool wait_for_sleep(struct task_struct *p, long state, unsigned int secs);

@@ -21,31 +21,6 @@ static unsigned long debug_reports(void)
 	return n + might_sleep_reports;
 }
 
-static int wait_list_len(struct mutex *m)
-{
-	struct list_head *pos;
-	int n = 0;
-
-	spin_lock(&m->wait_lock);
-	list_for_each(pos, &m->wait_list)
-		n++;
-	spin_unlock(&m->wait_lock);
-	return n;
-}
-
-/* Waits until n tasks are queued on m. */
-static bool wait_for_waiters(struct mutex *m, int n)
-{
-	unsigned long end = jiffies + 60 * HZ;
-
-	while (wait_list_len(m) < n) {
-		if (time_after(jiffies, end))
-			return false;
-		msleep(1);
-	}
-	return true;
-}
-
 static void api_contract(struct kunit *test)
 {
 	struct mutex m;

@@ -654,7 +654,26 @@ static bool same_context(struct held_lock *a, struct held_lock *b)
 	return a->in_irq == b->in_irq;
 }
 
-/* Is a lock of next's class held already? Reported once per class. */
+/*
+ * Both taken under one nest lock that the task still holds (one
+ * ww_mutex acquire context): the nest, not the order of the two, keeps
+ * them from deadlocking.
+ */
+static bool nested(struct lockdep_task *lt, struct held_lock *prev,
+		   struct held_lock *next)
+{
+	if (!next->nest || prev->nest != next->nest)
+		return false;
+	for (unsigned int i = 0; i < lt->depth; i++)
+		if (lt->held[i].map == next->nest)
+			return true;
+	return false;
+}
+
+/*
+ * Is a lock of next's class held already? Reported once per class,
+ * unless the two nest; either way no dependency is added for next.
+ */
 static bool check_recursion(struct lockdep_task *lt, struct held_lock *next)
 {
 	for (int i = (int)lt->depth - 1; i >= 0; i--) {
@@ -664,6 +683,8 @@ static bool check_recursion(struct lockdep_task *lt, struct held_lock *next)
 			break;
 		if (prev->class != next->class)
 			continue;
+		if (nested(lt, prev, next))
+			return true;
 		arch_spin_lock(&graph_lock);
 		if (lockdep_on && !next->class->recursion_reported) {
 			next->class->recursion_reported = true;
@@ -722,6 +743,13 @@ static void depth_overflow(void)
 void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		  bool trylock, unsigned long ip)
 {
+	lock_acquire_nest(map, subclass, trylock, NULL, ip);
+}
+
+void lock_acquire_nest(struct lockdep_map *map, unsigned int subclass,
+		       bool trylock, struct lockdep_map *nest,
+		       unsigned long ip)
+{
 	struct task_struct *task = current;
 	struct lockdep_task *lt;
 	struct held_lock *next;
@@ -740,6 +768,7 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass,
 	next = &lt->held[lt->depth];
 	next->map = map;
 	next->ip = ip;
+	next->nest = nest;
 	next->trylock = trylock;
 	next->in_irq = in_irq();
 	next->class = READ_ONCE(lockdep_on) ? map_class(map, subclass) : NULL;

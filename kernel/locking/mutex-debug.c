@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <smp.h>
 #include <mutex.h>
+#include <ww_mutex.h>
 #include <irq.h>
 #include <time.h>
 #include <asm/spinlock.h>
@@ -32,6 +33,11 @@ const char *const mutex_bug_title[MUTEX_BUG_NR] = {
 	[MUTEX_BUG_EXIT_HELD]	= "BUG: task exiting with mutexes held",
 	[MUTEX_BUG_FREE_HELD]	= "BUG: freeing memory that holds a locked mutex",
 	[MUTEX_BUG_IN_IRQ]	= "BUG: mutex used in interrupt context",
+	[MUTEX_BUG_WW_CLASS]	= "BUG: ww_acquire_ctx used with two ww_classes",
+	[MUTEX_BUG_WW_NO_BACKOFF] =
+		"BUG: ww_mutex_lock after -EDEADLK without backing off",
+	[MUTEX_BUG_WW_FINI_HELD] = "BUG: ww_acquire_fini with ww_mutexes held",
+	[MUTEX_BUG_WW_AFTER_DONE] = "BUG: ww_mutex_lock after ww_acquire_done",
 };
 
 unsigned long mutex_debug_reports[MUTEX_BUG_NR];
@@ -123,6 +129,22 @@ static noinline void report_lock(enum mutex_bug kind, struct mutex *lock,
 	mutex_debug_report_begin(kind);
 	print_lock(lock);
 	printk(" ... used at:     %pS\n", (void *)ip);
+	mutex_debug_report_end();
+	debug_unlock_irqrestore(flags);
+}
+
+void mutex_debug_report_ww(enum mutex_bug kind, struct mutex *lock,
+			   unsigned long ip, const char *ctx_line)
+{
+	unsigned long flags = debug_lock_irqsave();
+
+	mutex_debug_report_begin(kind);
+	if (lock)
+		print_lock(lock);
+	printk(" ... used at:     %pS\n", (void *)ip);
+	printk("%s\n", ctx_line);
+	printk("%s/%d holds:\n", current->comm, current->pid);
+	print_held_locks(current);
 	mutex_debug_report_end();
 	debug_unlock_irqrestore(flags);
 }
@@ -225,6 +247,12 @@ void mutex_destroy(struct mutex *lock)
 /* ---- the deadlock detector ---- */
 
 /*
+ * A ww_mutex waiter that wound/wait tells to back off does not block for
+ * good either: its next pass returns -EDEADLK (whoever told it so woke
+ * it), and it releases what it holds. So a wound-wait cycle, closed for
+ * the moment between a wound and the wounded task's wakeup, is no
+ * deadlock.
+ *
  * An interruptible waiter with a signal pending does not block for good:
  * it returns -EINTR on its next pass (schedule() does not even put it to
  * sleep), and its caller backs out, releasing what it holds. A cycle
@@ -234,6 +262,9 @@ void mutex_destroy(struct mutex *lock)
  */
 static bool backing_out(struct task_struct *p, struct mutex_waiter *w)
 {
+	if (w->ww_ctx && ww_waiter_backs_off(container_of(w->lock,
+						struct ww_mutex, base), w->ww_ctx))
+		return true;
 	return w->interruptible && signal_pending(p);
 }
 
@@ -361,6 +392,7 @@ static void check_deadlock(struct mutex *lock, unsigned long ip)
 
 void debug_mutex_init_waiter(struct mutex_waiter *waiter, long state)
 {
+	waiter->ww_ctx = NULL;
 	waiter->deadlock_reported = false;
 	waiter->interruptible = state == TASK_INTERRUPTIBLE;
 }

@@ -214,11 +214,16 @@ static noinline fastcall int __mutex_trylock_slowpath(atomic_t *count)
 	prev = atomic_xchg(&lock->count, -1);
 	if (prev == 1)
 		debug_mutex_set_owner(lock, debug_mutex_caller());
-	/* Undo the contended mark if nobody is waiting. */
-	if (list_empty(&lock->wait_list))
-		atomic_set(&lock->count, 0);
+	mutex_unmark_contended(lock);
 	spin_unlock(&lock->wait_lock);
 	return prev == 1;
+}
+
+void mutex_unmark_contended(struct mutex *lock)
+{
+	spin_assert_held(&lock->wait_lock);
+	if (list_empty(&lock->wait_list))
+		atomic_set(&lock->count, 0);
 }
 
 /**
