@@ -111,3 +111,18 @@ def build(root, cfg, jobs=None, target="all", extra=(), log=None):
     if code:
         return f"make {target} ({cfg.label()}) exited with {code}"
     return None
+
+
+def elf_symbols(nm, elf, lines=False):
+    """[(address, type, name, where)] of the symbols of the ELF file elf,
+    by the toolchain's nm; where: "file:line" of its definition (lines:
+    from the debug information, nm -l), else ""."""
+    out = subprocess.run([nm, *(["-l"] if lines else []), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    found = []
+    for line in out.splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) >= 3:
+            found.append((int(parts[0], 16), parts[1], parts[2],
+                          parts[3] if len(parts) == 4 else ""))
+    return found

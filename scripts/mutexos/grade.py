@@ -66,12 +66,14 @@ class Outcome:
     log: the log that output cites as "(log: cited)", if any.
     """
 
-    def __init__(self, check, arch, ok, output, log=None):
+    def __init__(self, check, arch, ok, output, log=None, flags=()):
         self.name = f"{check.name} [{arch}]"
         self.max_score = check.points
         self.score = check.points if ok else 0
         self.output = output
         self.log = self.cited = log
+        # Why a person should look at the grade: results forged at run time.
+        self.flags = list(flags)
 
     def ok_output(self):
         """(passed, output, log): what judged it."""
@@ -92,18 +94,22 @@ def boot_globs(checks):
     return ",".join(dict.fromkeys(g for c in checks for g in c.tests.split(",")))
 
 
-def judge_boot(check, result, log, diags=None):
+def judge_boot(check, result, log, diags=None, forged=None):
     """(ok, output) of a boot check from a Result of that boot.
 
     diags: {case: its expectation lines} (failure_lines()) for the output.
+    forged: {case: why} of the cases whose results were forged at run time
+    (forged_cases()), each failed.
     """
     globs = check.tests.split(",")
     cases = [(name, ok) for suite in result.suites for name, ok in suite.cases
              if any(fnmatch.fnmatchcase(name, g) for g in globs)]
     failed = [name for name, ok in cases if not ok]
     # The results channel's results count; a case the console says
-    # otherwise of (a result line printed by the lab's code) fails.
-    disputed = {name: why for name, why in result.disagreements.items()
+    # otherwise of (a result line printed by the lab's code) fails, and
+    # so does a case the channel's records show forged.
+    disputed = {name: why for name, why in {**result.disagreements,
+                                            **(forged or {})}.items()
                 if any(fnmatch.fnmatchcase(name, g) for g in globs)}
     failed += [name for name in disputed if name not in failed]
     # The debug build's and the race detector's checks report what they
@@ -533,8 +539,64 @@ def grade_boot(root, arch, lab, cfg, booted, accel, case_timeout, say,
     say(f"grade: lab {lab.number}, {cfg.label()}: booting test={globs}")
     result = run_spec(root, arch, spec, accel)
     diags = failure_lines(result.log) if os.path.isfile(result.log) else {}
-    return [Outcome(check, arch.name, *judge_boot(check, result, result.log, diags),
-                    log=result.log) for check in booted]
+    forged = forged_cases(root, arch, lab, cfg, result)
+    return [Outcome(check, arch.name,
+                    *judge_boot(check, result, result.log, diags, forged),
+                    log=result.log, flags=selected(check, forged))
+            for check in booted]
+
+
+def selected(check, found):
+    """"case: why" of each case of found ({case: why}) that check grades."""
+    globs = check.tests.split(",")
+    return [f"{name}: {why}" for name, why in found.items()
+            if any(fnmatch.fnmatchcase(name, g) for g in globs)]
+
+
+def forged_cases(root, arch, lab, cfg, result):
+    """{case: why} of the cases of result whose results the lab's code
+    forged at run time: one that failed and ended 'ok' (the results
+    channel's failure records), one whose case table was changed."""
+    elf = os.path.join(root, build.builddir(root, cfg), "kernel.elf")
+    return {**result.forged, **wrong_calls(f"{arch.cross}nm", elf, result.calls,
+                                           labs.submitted_files(labs.ROOT, lab))}
+
+
+def wrong_calls(nm, elf, calls, lab_files):
+    """{case: why} of each case of calls ({"suite.case": address}, the
+    results channel's call records) whose function at address is not the
+    one its name says (KUNIT_CASE(name) runs name) in the tests: the
+    kernel's symbols (elf, nm -l) hold none of that name there, or one in
+    a lab's file (lab_files) named like the case."""
+    if not calls:
+        return {}
+    functions = [(address, name, where.rpartition(":")[0])
+                 for address, kind, name, where in build.elf_symbols(nm, elf, lines=True)
+                 if kind in "tTW"]
+    found = {}
+    for case, address in calls.items():
+        name = case.rpartition(".")[2]
+        if not any(a == address and n == name and not in_files(where, lab_files)
+                   for a, n, where in functions):
+            found[case] = (f"the runner called {symbol_at(functions, address)} for it, "
+                           f"not the test's {name}(): its case table was changed "
+                           "while the tests ran")
+    return found
+
+
+def in_files(where, paths):
+    """Whether where (an absolute path) is one of paths (relative to a tree)."""
+    return any(where.endswith("/" + p) for p in paths)
+
+
+def symbol_at(functions, address):
+    """"name+0xN (file)" of the function of functions that address is in."""
+    below = [f for f in functions if f[0] <= address]
+    if not below:
+        return f"0x{address:x}, in no function"
+    start, name, where = max(below)
+    offset = f"+0x{address - start:x}" if address != start else ""
+    return f"{name}{offset} at 0x{address:x} ({os.path.basename(where) or 'no file'})"
 
 
 def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
@@ -627,6 +689,9 @@ def report(lab, outcomes, results_path, say=say_on_terminal):
                 say(f"    {line}")
             said = o.output
     say(f"Score: {score}/{total}")
+    for o in outcomes:
+        for flag in o.flags:
+            say(f"grade: FLAGGED for a person to look at: {o.name}: {flag}")
     if results_path:
         write_results(results_path, score, outcomes, log_tails(outcomes))
         say(f"results: {results_path}")
@@ -666,6 +731,10 @@ def write_results(path, score, outcomes, output=None):
     }
     if output:
         data["output"] = output
+    flags = [f"{o.name}: {flag}" for o in outcomes for flag in o.flags]
+    if flags:
+        data["flagged"] = True
+        data["flagged_reasons"] = flags
     write_json(path, data)
 
 

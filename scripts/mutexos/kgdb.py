@@ -62,6 +62,7 @@ import tempfile
 import threading
 import time
 
+from . import build
 from . import gdb as qemu_gdb
 from . import qemu
 
@@ -664,13 +665,8 @@ REENTERED = b"kgdb: re-entered via breakpoint at ktime_get_ns, all breakpoints r
 
 def symbol_addresses(arch, symbols, names):
     """{name: address} of names in the ELF symbols (nm)."""
-    out = subprocess.run([f"{arch.cross}nm", symbols], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
-    found = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[2] in names:
-            found[parts[2]] = int(parts[0], 16)
+    found = {name: address for address, _, name, _ in
+             build.elf_symbols(f"{arch.cross}nm", symbols) if name in names}
     missing = [n for n in names if n not in found]
     if missing:
         raise RspError(f"{symbols} has no symbol {missing[0]}")

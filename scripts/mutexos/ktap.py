@@ -8,6 +8,9 @@ missing plans, a restart) and the first crash report.
 
 The same parser reads the results channel (qemu.py), where the runner
 writes its result lines a second time; disagreements() compares the two.
+The channel also holds the runner's records (docs/testing.md): each failed
+expectation as it fails, which taken_back() holds against the case's
+result, and the function called for each case, which the grader checks.
 """
 
 import re
@@ -17,6 +20,10 @@ SUBTEST = re.compile(r"# Subtest: (.*)$")
 PLAN = re.compile(r"1\.\.(\d+)\b")
 RESULT = re.compile(r"(not ok|ok)\s+(\d+)(?:\s+-)?(?:\s+([^#]*?))?\s*(?:#\s*(.*?))?\s*$")
 END_OF_TESTS = re.compile(r"# mutexos: end of tests(?:, status (\d+))?")
+# The runner's records on the results channel: a failure of "suite.case",
+# written when it happens, and the address of the function run for it.
+FAIL_RECORD = re.compile(r"# fail: (\S+)$")
+CALL_RECORD = re.compile(r"# call: (\S+) 0x([0-9a-f]+)$")
 CRASH = re.compile(r"Kernel panic - not syncing|Oops:|Unhandled exception")
 # A report of the kernel's: expected only between the two marker lines
 # that a test case provoking it on purpose makes the kernel print.
@@ -93,6 +100,8 @@ class KtapParser:
         self.expected_depth = 0 # expected reports open (CPUs may overlap)
         self.end_seen = False
         self.missing_suites = 0
+        self.failure_records = set()    # "suite.case" of each fail record
+        self.calls = {}                 # {"suite.case": address} of call records
 
     def feed(self, line):
         line = line.replace("\r", "").rstrip()
@@ -104,7 +113,12 @@ class KtapParser:
         self._watch_reports(line.strip())
         text = line.lstrip(" ")
         depth = (len(line) - len(text)) // 4
-        if END_OF_TESTS.match(text):
+        if FAIL_RECORD.match(text):
+            self.failure_records.add(FAIL_RECORD.match(text).group(1))
+        elif CALL_RECORD.match(text):
+            m = CALL_RECORD.match(text)
+            self.calls[m.group(1)] = int(m.group(2), 16)
+        elif END_OF_TESTS.match(text):
             self.end_seen = True
         elif KTAP_HEADER.match(text):
             self._open(depth)
@@ -265,3 +279,13 @@ def disagreements(console, channel):
                            f"the results channel {_say(recorded)}")
     return found
 
+
+
+def taken_back(channel):
+    """{"suite.case": why} of each case that the results channel (a
+    KtapParser of its file) records a failed expectation of but reports
+    'ok': its status was changed in memory after it failed."""
+    results = _results_by_case(channel)
+    return {name: "an expectation failed (the results channel recorded it), "
+                  "but the case ended 'ok': its status was changed after it failed"
+            for name in sorted(channel.failure_records) if "ok" in results.get(name, [])}

@@ -29,6 +29,7 @@ their log.
 
 import fnmatch
 import io
+import json
 import os
 import re
 import shutil
@@ -374,7 +375,26 @@ def grade_wrong(root, arches, lab, name, patch, accel, out):
         problems.append(f"{name}: {what} on {arch} (log: {out.path})")
     if took > WRONG_BOUND:
         problems.append(f"{name}: graded in {took:.0f} s on {arch}, over {WRONG_BOUND} s")
+    if is_forge(name) and code == 1:
+        problems += forge_kept_points(name, os.path.join(sub, "results.json"), arch, out)
     return problems
+
+
+# A forge may keep at most a skeleton's share of its lab (issue 36: the
+# handed-out tree scores at most 10 % of every lab), unless it is flagged.
+FORGE_SHARE = 0.1
+
+
+def forge_kept_points(name, results, arch, out):
+    """The problem of a forge graded at results (results.json) that kept
+    more than a skeleton's share of its points and was not flagged."""
+    with open(results, encoding="utf-8") as f:
+        data = json.load(f)
+    total = sum(t["max_score"] for t in data["tests"])
+    if data.get("flagged") or data["score"] <= FORGE_SHARE * total:
+        return []
+    return [f"{name}: {data['score']}/{total} on {arch}, unflagged: a forge may keep "
+            f"no more than a skeleton's {FORGE_SHARE:.0%} (log: {out.path})"]
 
 
 # Where the check writes the student repository, and clones a branch of

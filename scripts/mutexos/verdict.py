@@ -26,7 +26,7 @@ it must see what its script expects, and end by its own halt (status 7).
 
 import os
 
-from .ktap import KtapParser, disagreements
+from .ktap import KtapParser, disagreements, taken_back
 
 # The kernel's exit statuses (docs/testing.md).
 STATUS_MEANING = {
@@ -52,21 +52,28 @@ class Result:
 
     parser read the console; channel, if given, the results channel,
     whose results count.  disagreements: {"suite.case": why} of each case
-    the two differ on (ktap.disagreements), each failed.
+    the two differ on (ktap.disagreements); forged: of each case the
+    channel records a failure of but reports 'ok' (ktap.taken_back);
+    each failed.  calls: {"suite.case": the address of the function the
+    runner called for it}, from the channel, for the grader to check.
     """
 
     def __init__(self, title, parser, status, log, timeout=None, exit_note=None,
                  reasons=None, channel=None):
         self.title = title
         self.disagreements = disagreements(parser, channel) if channel else {}
+        self.forged = taken_back(channel) if channel else {}
+        self.calls = channel.calls if channel else {}
         results = channel or parser
-        self.suites = [s.overruled(self.disagreements) for s in results.suites]
+        self.suites = [s.overruled({**self.disagreements, **self.forged})
+                       for s in results.suites]
         self.status = status
         self.log = log
         self.timeout = timeout
         if reasons is None:
             reasons = judge(parser, status, timeout, exit_note, channel)
             reasons += disagreement_reasons(self.disagreements)
+            reasons += [f"{name}: {why}" for name, why in self.forged.items()]
         self.reasons = reasons
         self.not_ok = [case for suite in self.suites for case in suite.not_ok]
         self.missing_suites = results.missing_suites
