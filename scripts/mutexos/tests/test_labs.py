@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -170,6 +171,36 @@ class Generator(unittest.TestCase):
             labs.generate(ROOT, 1, dest)
         self.assertEqual(os.listdir(dest), ["mine"])
         self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".lab-")], [])
+
+
+class Bank(unittest.TestCase):
+    """The known-wrong solutions against today's tree."""
+
+    def test_every_entry_applies_without_fuzz(self):
+        # make test grades only the forges: a wrong solution whose context
+        # moved would otherwise be found by make check-labs alone. Each
+        # lab's reference files are copied once; the patches are tried
+        # on them as write_submission() applies them.
+        failed, trees = [], {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, patch in labcheck.bank_entries(ROOT):
+                number = name.split("-")[0][len("lab"):]
+                if patch is None:
+                    continue
+                if number not in trees:
+                    trees[number] = os.path.join(tmp, number)
+                    for path, src in labcheck.reference_files(
+                            ROOT, labs.get(number)).items():
+                        os.makedirs(os.path.join(trees[number],
+                                                 os.path.dirname(path)), exist_ok=True)
+                        shutil.copy2(os.path.join(ROOT, src),
+                                     os.path.join(trees[number], path))
+                proc = subprocess.run(["patch", "-p1", "-s", "--fuzz=0", "--dry-run",
+                                       "-d", trees[number], "-i", patch],
+                                      capture_output=True, text=True, check=False)
+                if proc.returncode:
+                    failed.append(f"{name}: {proc.stdout.strip()}")
+        self.assertEqual(failed, [])
 
 
 class StudentRepo(unittest.TestCase):
