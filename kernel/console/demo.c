@@ -607,8 +607,10 @@ static bool ww_demo_deadlock(void)
 	struct chain *c = kzalloc(sizeof(*c));
 	bool ok;
 
-	if (!c)
+	if (!c) {
+		printk("demo: out of memory\n");
 		return false;
+	}
 	c->n = 2;
 	list_add(&c->node, &live_chains);
 	ok = chain_spawn(c) && chain_close(c);
@@ -768,8 +770,10 @@ static bool ww_demo_avoid(struct ww_class *ww_class, const char *algorithm)
 	unsigned long detected = detector_reports();
 	struct ww_demo *w = kzalloc(sizeof(*w));
 
-	if (!w)
+	if (!w) {
+		printk("demo: out of memory\n");
 		return false;
+	}
 	w->ww_class = ww_class;
 	ww_mutex_init(&w->locks[0], ww_class);
 	ww_mutex_init(&w->locks[1], ww_class);
