@@ -12,10 +12,11 @@ step that does not see what it should.  SCRIPTS has two:
     input (an unknown command, an over-long line, binary garbage, a flood)
     leaves a working prompt, test mutex* prints KTAP, Ctrl-C ends a
     command, demo abba is reported and the SysRq keys show the deadlock
-    while it stands, reboot comes back to a prompt, halt ends the machine.
+    while it stands, demo ww's deadlock is reported and its ww_mutex
+    rounds finish, reboot comes back to a prompt, halt ends the machine.
   plain: for a build without mutex debugging: locks and ps say what they
-    cannot show, demo abba deadlocks without a report, and the prompt
-    comes back.
+    cannot show, demo abba deadlocks without a report, demo ww says which
+    build reports what, and the prompt comes back.
 The session is judged by verdict.judge_console: its script's problems, a
 crash or a report nobody provoked, and an end other than its own halt.
 """
