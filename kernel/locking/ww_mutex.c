@@ -342,6 +342,11 @@ void ww_mutex_unlock(struct ww_mutex *lock)
 	mutex_unlock(base);
 }
 
+/**
+ * ww_lock_all - take every lock of locks[0..n) under ctx, backing off
+ * Not Linux API: the loop each user of ww_mutex writes, once, for the
+ * suite, demo ww and bench=ww.
+ */
 int ww_lock_all(struct ww_mutex **locks, int n, struct ww_acquire_ctx *ctx)
 {
 	int held = -1;		/* the one the slow path took */
