@@ -288,7 +288,7 @@ TORTURE_CPUS ?= 4
 BENCH_SECS ?=
 BENCH_TASKS ?= 16
 # make bench BENCH=latency: one benchmark (all, synchro, vfs, overhead,
-# latency, piwalk); BENCH_LOOPS=n turns of the latency test per load
+# latency, piwalk, ww); BENCH_LOOPS=n turns of the latency test per load
 BENCH ?= all
 BENCH_LOOPS ?=
 # boots per configuration: make bench reports the median and the range
@@ -534,7 +534,7 @@ help:
 	@echo '                 deterministic, guest time counts instructions (bench: build/bench-icount)'
 	@echo '  BENCH_SECS=s BENCH_RUNS=n BENCH_TASKS=n   bench: run time, boots per configuration, VFS tasks'
 	@echo '  BOOTS=n        check-stuck: boots of each build and CPU count (default 3)'
-	@echo '  BENCH=latency BENCH_LOOPS=n   bench: one benchmark (all, synchro, vfs, overhead, latency, piwalk),'
+	@echo '  BENCH=latency BENCH_LOOPS=n   bench: one benchmark (all, synchro, vfs, overhead, latency, piwalk, ww),'
 	@echo '                 turns of the latency test per load'
 	@echo '  GDB_PORT=n GDB_BATCH=1   gdb port (default: a free one); batch: stop at start_kernel, bt, quit'
 	@echo '  SCENARIO=vfs|convoy|handoff|abba   make trace: what to trace (MUTEX default spin)'

@@ -179,7 +179,39 @@ int piwalk_run(struct piwalk_result *r);
 void piwalk_report(const struct piwalk_result *r);
 
 /*
- * The kernel command line: bench=synchro|vfs|overhead|latency|piwalk|all
+ * bench=ww (kernel/bench/ww_bench.c): transactions over objects with a
+ * ww_mutex each, against the same work under one global mutex.
+ */
+#define WW_BENCH_MAX_TASKS	64
+#define WW_BENCH_MAX_LOCKS	64
+#define WW_BENCH_MAX_HELD	8	/* within the validator's 32 */
+#define WW_BENCH_ROUNDS		3	/* global, wait-die, wound-wait */
+
+struct ww_bench_params {
+	int tasks;		/* 1..WW_BENCH_MAX_TASKS */
+	int locks;		/* objects, 1..WW_BENCH_MAX_LOCKS */
+	int held;		/* most objects a transaction takes, <= locks */
+	int work_us;		/* busy work per object taken */
+	int secs;		/* each round */
+};
+
+struct ww_bench_result {
+	const char *lock;	/* "global", "wait-die", "wound-wait" */
+	unsigned long txns, backoffs;
+	unsigned long updates;	/* objects worked on, all transactions */
+	u64 elapsed_ns;
+	bool ok;		/* every object's counts add up */
+};
+
+/* The three rounds; 0, or -ENOMEM if a task could not start. */
+int ww_bench_run(const struct ww_bench_params *p,
+		 struct ww_bench_result res[WW_BENCH_ROUNDS]);
+/* Prints the result lines; false if an invariant broke. */
+bool ww_bench_report(const struct ww_bench_params *p,
+		     const struct ww_bench_result res[WW_BENCH_ROUNDS]);
+
+/*
+ * The kernel command line: bench=synchro|vfs|overhead|latency|piwalk|ww|all
  * runs the benchmark(s) instead of the tests; synchro.* and vfs.* set
  * their parameters.
  * bench_parse_option() returns false for a name that is not its own.

@@ -100,6 +100,15 @@ int ww_mutex_lock_slow_interruptible(struct ww_mutex *lock,
 int ww_mutex_trylock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx);
 void ww_mutex_unlock(struct ww_mutex *lock);
 
+/*
+ * The back-off loop of docs/ww-mutex.md over an array, for the tests,
+ * demo ww and bench=ww: takes every lock of locks[0..n) under ctx,
+ * backing off and sleeping for the contended one on -EDEADLK, keeping
+ * the stamp. A lock ctx holds already counts as taken. Returns how often
+ * it backed off.
+ */
+int ww_lock_all(struct ww_mutex **locks, int n, struct ww_acquire_ctx *ctx);
+
 /* Whether a began before b; wrapping, as jiffies compare. */
 static inline bool ww_ctx_older(struct ww_acquire_ctx *a,
 				struct ww_acquire_ctx *b)

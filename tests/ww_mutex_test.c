@@ -38,43 +38,6 @@ static unsigned long deadlock_reports(void)
 #endif
 }
 
-/*
- * The back-off loop as a user writes it (docs/ww-mutex.md): take every
- * lock of the list; on -EDEADLK release all, sleep for the contended one
- * with ww_mutex_lock_slow(), and take the rest again, keeping the stamp.
- * A lock taken before the loop (-EALREADY) counts as taken. Returns how
- * often it backed off.
- */
-static int lock_all(struct ww_mutex **locks, int n, struct ww_acquire_ctx *ctx)
-{
-	int held = -1;		/* the one the slow path took */
-	int backoffs = 0;
-	int i, ret;
-
-	for (;;) {
-		for (i = 0, ret = 0; i < n; i++) {
-			if (i == held)
-				continue;
-			ret = ww_mutex_lock(locks[i], ctx);
-			if (ret == -EALREADY)
-				ret = 0;
-			if (ret)
-				break;
-		}
-		if (!ret)
-			return backoffs;
-		/* -EDEADLK on locks[i]: let go of all we hold */
-		for (int j = 0; j < i; j++)
-			ww_mutex_unlock(locks[j]);
-		if (held > i)
-			ww_mutex_unlock(locks[held]);
-		backoffs++;
-		/* sleep for the one in the way, then the rest */
-		ww_mutex_lock_slow(locks[i], ctx);
-		held = i;
-	}
-}
-
 /* ---- the contract, in one task ---- */
 
 static void lock_trylock_already(struct kunit *test)
@@ -324,7 +287,7 @@ static int abba_fn(void *arg)
 	/* Both hold one: each now wants the other's, a deadlock to avoid. */
 	if (!wait_for_count(&s->pair->holding, 2, WAIT_SECS))
 		return -ETIMEDOUT;
-	s->backoffs = lock_all(s->locks, 2, &s->ctx);
+	s->backoffs = ww_lock_all(s->locks, 2, &s->ctx);
 	ww_mutex_unlock(s->locks[1]);
 	ww_mutex_unlock(s->locks[0]);
 	ww_acquire_fini(&s->ctx);
@@ -393,8 +356,8 @@ static int ring_fn(void *arg)
 	__atomic_add_fetch(r->holding, 1, __ATOMIC_SEQ_CST);
 	if (!wait_for_count(r->holding, RING_TASKS, WAIT_SECS))
 		return -ETIMEDOUT;
-	/* Its first lock is held already: lock_all() takes it as such. */
-	r->backoffs = lock_all(r->locks, 2, &ctx);
+	/* Its first lock is held already: ww_lock_all() takes it as such. */
+	r->backoffs = ww_lock_all(r->locks, 2, &ctx);
 	ww_mutex_unlock(r->locks[1]);
 	ww_mutex_unlock(r->locks[0]);
 	ww_acquire_fini(&ctx);
@@ -497,7 +460,7 @@ static void transaction(struct stress_task *s, int round)
 	int n = pick_locks(locks, &s->seed);
 
 	ww_acquire_init(&ctx, s->ww_class);
-	s->backoffs += lock_all(locks, n, &ctx);
+	s->backoffs += ww_lock_all(locks, n, &ctx);
 	ww_acquire_done(&ctx);
 	for (int i = 0; i < n; i++) {
 		struct guarded *g = container_of(locks[i], struct guarded, lock);

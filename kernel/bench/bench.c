@@ -4,7 +4,7 @@
  * tests, print their "bench: ..." lines and end the machine. The options
  * (all optional):
  *
- *   bench=synchro|vfs|overhead|latency|piwalk|all
+ *   bench=synchro|vfs|overhead|latency|piwalk|ww|all
  *   synchro.mutexes=N synchro.sems=N	threads per lock type, 0..64; when
  *					neither is given, one of each per CPU
  *   synchro.count=N			the semaphore's initial count (1)
@@ -24,6 +24,10 @@
  *   latency.idle=0|1 latency.hog=0|1	run it on the idle machine, beside a
  *					hog on every CPU (1, 1)
  *   latency.hog_relax=0|1		the hog's spin calls cpu_relax() (1)
+ *   ww.tasks=N ww.locks=K ww.held=H	N tasks (8), each transaction 1 to H
+ *					(4) of K objects (64), H <= K, H <= 8
+ *   ww.work_us=US ww.secs=S		busy work per object (50), each
+ *					round's time (2)
  *   bench.lockstat=0|1			lock statistics of the run, printed
  *					after it (CONFIG_LOCK_STAT builds)
  *
@@ -57,6 +61,8 @@ static int opt_vfs_lock;
 static int opt_overhead_secs = 2;
 static int opt_latency_loops = 200, opt_latency_hog_relax = 1;
 static int opt_latency_idle = 1, opt_latency_hog = 1;
+static int opt_ww_tasks = 8, opt_ww_locks = 64, opt_ww_held = 4;
+static int opt_ww_work_us = 50, opt_ww_secs = 2;
 static int opt_lockstat;
 
 static const struct bench_option {
@@ -83,6 +89,11 @@ static const struct bench_option {
 	{ "latency.idle", &opt_latency_idle, 1, 1 },
 	{ "latency.hog", &opt_latency_hog, 1, 1 },
 	{ "latency.hog_relax", &opt_latency_hog_relax, 1, 1 },
+	{ "ww.tasks", &opt_ww_tasks, WW_BENCH_MAX_TASKS, 8 },
+	{ "ww.locks", &opt_ww_locks, WW_BENCH_MAX_LOCKS, 64 },
+	{ "ww.held", &opt_ww_held, WW_BENCH_MAX_HELD, 4 },
+	{ "ww.work_us", &opt_ww_work_us, 1000, 50 },
+	{ "ww.secs", &opt_ww_secs, 3600, 2 },
 	{ "bench.lockstat", &opt_lockstat, 1, 0 },
 };
 
@@ -312,6 +323,31 @@ static int run_piwalk(bool alone)
 	return 0;
 }
 
+static int run_ww(void)
+{
+	static struct ww_bench_result res[WW_BENCH_ROUNDS];
+	struct ww_bench_params p = {
+		.tasks = max(opt_ww_tasks, 1),
+		.locks = max(opt_ww_locks, 1),
+		.held = max(opt_ww_held, 1),
+		.work_us = opt_ww_work_us,
+		.secs = max(opt_ww_secs, 1),
+	};
+
+	if (p.held > p.locks) {
+		printk("bench: ww.held=%d is more than ww.locks=%d: a "
+		       "transaction takes distinct objects\n", p.held, p.locks);
+		return EXIT_ERROR;
+	}
+	if (ww_bench_run(&p, res)) {
+		printk("bench: ww: out of memory\n");
+		return EXIT_ERROR;
+	}
+	if (signal_pending(current))
+		return 0;	/* a run cut short: no figures */
+	return ww_bench_report(&p, res) ? 0 : 1;
+}
+
 int bench_run(const char *which)
 {
 	bool all = !strcmp(which, "all");
@@ -320,11 +356,12 @@ int bench_run(const char *which)
 	bool overhead = all || !strcmp(which, "overhead");
 	bool latency = all || !strcmp(which, "latency");
 	bool piwalk = all || !strcmp(which, "piwalk");
+	bool ww = all || !strcmp(which, "ww");
 	int status = 0, s;
 
-	if (!synchro && !vfs && !overhead && !latency && !piwalk) {
+	if (!synchro && !vfs && !overhead && !latency && !piwalk && !ww) {
 		printk("bench: unknown benchmark '%s' "
-		       "(synchro, vfs, overhead, latency, piwalk or all)\n",
+		       "(synchro, vfs, overhead, latency, piwalk, ww or all)\n",
 		       which);
 		return EXIT_ERROR;
 	}
@@ -356,6 +393,10 @@ int bench_run(const char *which)
 	}
 	if (piwalk && !signal_pending(current)) {
 		s = run_piwalk(!all);
+		status = max(status, s);
+	}
+	if (ww && !signal_pending(current)) {
+		s = run_ww();
 		status = max(status, s);
 	}
 	if (signal_pending(current)) {

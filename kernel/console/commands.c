@@ -96,7 +96,7 @@ static bool bench_set_options(const char *which, int argc, char **argv)
 static bool bench_known(const char *which)
 {
 	static const char *const names[] = {
-		"vfs", "synchro", "overhead", "latency", "piwalk",
+		"vfs", "synchro", "overhead", "latency", "piwalk", "ww",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -108,7 +108,7 @@ static bool bench_known(const char *which)
 static void cmd_bench(int argc, char **argv)
 {
 	if (argc < 2 || !bench_known(argv[1])) {
-		printk("usage: bench vfs|synchro|overhead|latency|piwalk "
+		printk("usage: bench vfs|synchro|overhead|latency|piwalk|ww "
 		       "[NAME=VALUE...]\n");
 		return;
 	}

@@ -23,6 +23,11 @@
  *		lock (increments are lost; the race detector, CONFIG_KCSAN,
  *		reports the data race), then under a spinlock (the sum is
  *		right, and nothing is reported).
+ *   ww		the AB-BA pair three ways: on plain mutexes, deadlocked
+ *		(the debug build detects it; a signal then ends it); one
+ *		order then the other, one after the other, which the
+ *		validator (CONFIG_PROVE_LOCKING) proves could deadlock; and
+ *		on ww_mutexes, where both finish by backing off.
  *
  * A report that a demo provokes is framed as expected, as a test case's
  * is (report_mark_start()): it was asked for.
@@ -40,6 +45,7 @@
 #include <time.h>
 #include <timer.h>
 #include <inversion.h>
+#include <ww_mutex.h>
 #include "shell.h"
 
 #define CHAIN_MAX	16
@@ -527,10 +533,277 @@ static void demo_inversion(void)
 	       "waited for the medium task as on the mutex.\n");
 }
 
+/* ---- AB-BA three ways: detected, proven, avoided ---- */
+
+#ifdef CONFIG_DEBUG_MUTEXES
+static unsigned long detector_reports(void)
+{
+	return mutex_debug_reports[MUTEX_BUG_CIRCULAR];
+}
+#else
+static unsigned long detector_reports(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * The second round's classes, fresh at each run: the validator reports
+ * a dependency once, and a demo run again should show it again.
+ */
+static const char order_keys[2][24] = {
+	"demo.X (demo ww)", "demo.Y (demo ww)",
+};
+
+#ifdef CONFIG_PROVE_LOCKING
+static unsigned long validator_reports(void)
+{
+	return lockdep_reports[LOCKDEP_BUG_CIRCULAR];
+}
+
+static void forget_order(void)
+{
+	lockdep_reset_keys(order_keys, sizeof(order_keys));
+}
+#else
+static unsigned long validator_reports(void)
+{
+	return 0;
+}
+
+static void forget_order(void)
+{
+}
+#endif
+
+static void say_detected(unsigned long detected)
+{
+#ifdef CONFIG_DEBUG_MUTEXES
+	printk("demo:   the deadlock detector reported %lu deadlock%s.\n",
+	       detected, detected == 1 ? "" : "s");
+#else
+	printk("demo:   no deadlock report: only the debug build "
+	       "(MUTEX=debug) detects deadlocks.\n");
+#endif
+}
+
+static void say_reports(unsigned long detected, unsigned long proven)
+{
+	say_detected(detected);
+#ifdef CONFIG_PROVE_LOCKING
+	printk("demo:   the validator reported %lu possible circular "
+	       "locking dependenc%s.\n", proven, proven == 1 ? "y" : "ies");
+#else
+	printk("demo:   no validator report: only the validator's build "
+	       "(MUTEX=debug CONF=\"CONFIG_PROVE_LOCKING=y\") proves it.\n");
+#endif
+}
+
+/* Round 1: the chain of two, deadlocked, then ended by a signal. */
+static bool ww_demo_deadlock(void)
+{
+	unsigned long detected = detector_reports();
+	unsigned long proven = validator_reports();
+	struct chain *c = kzalloc(sizeof(*c));
+	bool ok;
+
+	if (!c) {
+		printk("demo: out of memory\n");
+		return false;
+	}
+	c->n = 2;
+	list_add(&c->node, &live_chains);
+	ok = chain_spawn(c) && chain_close(c);
+	if (ok)
+		printk("demo: 1. mutexes: demo-A holds demo.A and waits for "
+		       "demo.B, demo-B holds demo.B and waits for demo.A: "
+		       "both asleep, deadlocked.\n");
+	else
+		printk("demo: 1. mutexes: interrupted or stuck while "
+		       "starting.\n");
+	say_reports(detector_reports() - detected,
+		    validator_reports() - proven);
+	chain_stop(c);
+	if (ok)
+		printk("demo:   a signal to each ended their waits: both "
+		       "gave up.\n");
+	return ok;
+}
+
+struct order_task {
+	struct mutex *first, *second;
+};
+
+static int order_fn(void *data)
+{
+	struct order_task *o = data;
+
+	mutex_lock(o->first);
+	mutex_lock(o->second);
+	mutex_unlock(o->second);
+	mutex_unlock(o->first);
+	return 0;
+}
+
+/* Runs one task taking first then second, to its end. */
+static bool order_run(struct mutex *first, struct mutex *second,
+		      const char *name)
+{
+	struct order_task o = { first, second };
+	struct task_struct *t = kthread_run(order_fn, &o, name);
+
+	if (!t)
+		return false;
+	kthread_join(t);
+	return true;
+}
+
+/* Round 2: A then B, and later B then A: no deadlock, a proof of one. */
+static bool ww_demo_order(void)
+{
+	static struct mutex x, y;
+	unsigned long detected = detector_reports();
+	unsigned long proven;
+	bool ok;
+
+	forget_order();
+	__mutex_init(&x, "demo.X", order_keys[0]);
+	__mutex_init(&y, "demo.Y", order_keys[1]);
+	proven = validator_reports();
+	WRITE_ONCE(reports_expected, 1);
+	ok = order_run(&x, &y, "demo-A") && order_run(&y, &x, "demo-B");
+	WRITE_ONCE(reports_expected, 0);
+	if (!ok) {
+		printk("demo: 2. could not start the tasks\n");
+		return false;
+	}
+	printk("demo: 2. mutexes, one task at a time: demo-A took demo.X "
+	       "then demo.Y, then demo-B took demo.Y then demo.X: no "
+	       "deadlock, both finished.\n");
+	say_reports(detector_reports() - detected,
+		    validator_reports() - proven);
+	return true;
+}
+
+static DEFINE_WD_CLASS(demo_wait_die);
+static DEFINE_WW_CLASS(demo_wound_wait);
+
+struct ww_demo {
+	struct ww_class *ww_class;
+	struct ww_mutex locks[2];
+	atomic_t holding;	/* tasks holding their first lock */
+	atomic_t finished;
+	struct ww_demo_task {
+		struct ww_demo *w;
+		struct ww_mutex *order[2];
+		int backoffs;
+	} task[2];
+};
+
+static bool ww_holding(struct ww_demo *w, int n)
+{
+	return atomic_read(&w->holding) >= n;
+}
+
+static bool one_holding(void *arg)
+{
+	return ww_holding(arg, 1);
+}
+
+static bool both_finished(void *arg)
+{
+	struct ww_demo *w = arg;
+
+	return atomic_read(&w->finished) == 2;
+}
+
+/*
+ * Takes its first lock, waits until the other task holds its own, then
+ * both with the back-off loop: the AB-BA pair every time.
+ */
+static int ww_demo_fn(void *data)
+{
+	struct ww_demo_task *t = data;
+	struct ww_demo *w = t->w;
+	struct ww_acquire_ctx ctx;
+
+	ww_acquire_init(&ctx, w->ww_class);
+	ww_mutex_lock(t->order[0], &ctx);
+	atomic_inc(&w->holding);
+	while (!ww_holding(w, 2))
+		msleep(1);
+	t->backoffs = ww_lock_all(t->order, 2, &ctx);
+	ww_acquire_done(&ctx);
+	ww_mutex_unlock(t->order[1]);
+	ww_mutex_unlock(t->order[0]);
+	ww_acquire_fini(&ctx);
+	atomic_inc(&w->finished);
+	return 0;
+}
+
+/*
+ * demo-A starts first, so its context is the older one. Tasks that do
+ * not finish are left, with their memory: a ww_mutex bug, not a demo's.
+ */
+static bool ww_demo_pair(struct ww_demo *w)
+{
+	struct task_struct *t[2] = { NULL, NULL };
+
+	for (int i = 0; i < 2; i++) {
+		w->task[i].w = w;
+		w->task[i].order[0] = &w->locks[i];
+		w->task[i].order[1] = &w->locks[1 - i];
+	}
+	t[0] = kthread_run(ww_demo_fn, &w->task[0], "demo-A");
+	if (t[0] && wait_until(one_holding, w))
+		t[1] = kthread_run(ww_demo_fn, &w->task[1], "demo-B");
+	if (!t[1] || !wait_until(both_finished, w))
+		return false;
+	kthread_join(t[0]);
+	kthread_join(t[1]);
+	return true;
+}
+
+/* Round 3, once per algorithm: both tasks finish, by backing off. */
+static bool ww_demo_avoid(struct ww_class *ww_class, const char *algorithm)
+{
+	unsigned long detected = detector_reports();
+	struct ww_demo *w = kzalloc(sizeof(*w));
+
+	if (!w) {
+		printk("demo: out of memory\n");
+		return false;
+	}
+	w->ww_class = ww_class;
+	ww_mutex_init(&w->locks[0], ww_class);
+	ww_mutex_init(&w->locks[1], ww_class);
+	if (!ww_demo_pair(w)) {
+		printk("demo: 3. ww_mutex (%s): the tasks did not finish "
+		       "within %d s, or Ctrl-C came.\n", algorithm,
+		       SETUP_SECS);
+		return false;
+	}
+	printk("demo: 3. ww_mutex (%s): demo-A holds A and wants B, demo-B "
+	       "holds B and wants A: both finished; demo-A (older) backed "
+	       "off %d time%s, demo-B (younger) %d time%s.\n", algorithm,
+	       w->task[0].backoffs, w->task[0].backoffs == 1 ? "" : "s",
+	       w->task[1].backoffs, w->task[1].backoffs == 1 ? "" : "s");
+	say_detected(detector_reports() - detected);
+	kfree(w);
+	return true;
+}
+
+static void demo_ww(void)
+{
+	if (ww_demo_deadlock() && ww_demo_order() &&
+	    ww_demo_avoid(&demo_wait_die, "wait-die"))
+		ww_demo_avoid(&demo_wound_wait, "wound-wait");
+}
+
 static void demo_usage(void)
 {
 	printk("usage: demo aa | abba | chain N (1..%d) | interrupt | starve "
-	       "| inversion | race | stop\n", CHAIN_MAX);
+	       "| inversion | race | ww | stop\n", CHAIN_MAX);
 }
 
 void shell_demo(int argc, char **argv)
@@ -557,6 +830,8 @@ void shell_demo(int argc, char **argv)
 		demo_inversion();
 	} else if (argc == 2 && !strcmp(what, "race")) {
 		demo_race();
+	} else if (argc == 2 && !strcmp(what, "ww")) {
+		demo_ww();
 	} else if (argc == 2 && !strcmp(what, "stop")) {
 		demo_stop();
 	} else {

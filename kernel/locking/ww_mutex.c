@@ -341,3 +341,38 @@ void ww_mutex_unlock(struct ww_mutex *lock)
 	spin_unlock(&base->wait_lock);
 	mutex_unlock(base);
 }
+
+/**
+ * ww_lock_all - take every lock of locks[0..n) under ctx, backing off
+ * Not Linux API: the loop each user of ww_mutex writes, once, for the
+ * suite, demo ww and bench=ww.
+ */
+int ww_lock_all(struct ww_mutex **locks, int n, struct ww_acquire_ctx *ctx)
+{
+	int held = -1;		/* the one the slow path took */
+	int backoffs = 0;
+	int i, ret;
+
+	for (;;) {
+		for (i = 0, ret = 0; i < n; i++) {
+			if (i == held)
+				continue;
+			ret = ww_mutex_lock(locks[i], ctx);
+			if (ret == -EALREADY)
+				ret = 0;
+			if (ret)
+				break;
+		}
+		if (!ret)
+			return backoffs;
+		/* -EDEADLK on locks[i]: let go of all we hold */
+		for (int j = 0; j < i; j++)
+			ww_mutex_unlock(locks[j]);
+		if (held > i)
+			ww_mutex_unlock(locks[held]);
+		backoffs++;
+		/* sleep for the one in the way, then the rest */
+		ww_mutex_lock_slow(locks[i], ctx);
+		held = i;
+	}
+}

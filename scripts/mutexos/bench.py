@@ -4,8 +4,9 @@ The MUTEX build (default native) of each arch boots RUNS times (default 3)
 per CPU count (the arch's ARCH_BENCH_CPUS unless counts are given) with
 "bench=all": synchro-test, then the VFS test with the semaphore, the 2006
 mutex and, in the spin build, the spinning mutex without and with handoff,
-the overhead test, the wakeup latencies (latency.py) and the rt-mutex's
-chain walk; Settings.which picks one instead.  Each boot keeps its serial log as
+the overhead test, the wakeup latencies (latency.py), the rt-mutex's
+chain walk and the ww_mutex transactions against one global mutex;
+Settings.which picks one instead.  Each boot keeps its serial log as
 OUTDIR/ARCH-cpusN-runK.log.  The boots run one after another, never side
 by side: they measure time.
 
@@ -15,7 +16,7 @@ boot, with the columns arch, cpus, run, kind and the union of the keys.
 The runs of one configuration are then summed up: OUTDIR/bench-summary.csv
 has, for every figure, its median over the runs and its min and max
 (KEY, KEY_min, KEY_max).  Then:
-  - a table of the VFS, synchro, latency and chain walk results is
+  - a table of the VFS, synchro, latency, chain walk and ww results is
     printed, each
     figure as "median (min-max)",
   - the latency rows of every boot also go to OUTDIR/latency.csv and
@@ -58,9 +59,10 @@ VFS_LOCK_TITLES = {"sem": "semaphore", "mutex": "mutex (2006)",
 # with the same values of these are summed up together.
 IDENTITY = ("arch", "cpus", "kind", "lock", "base", "thread", "path", "load",
             "lo_ns", "owners")
-BENCHMARKS = ("all", "synchro", "vfs", "overhead", "latency", "piwalk")
+BENCHMARKS = ("all", "synchro", "vfs", "overhead", "latency", "piwalk", "ww")
 OVERHEAD_SECS = 3 * 2       # three loops of overhead.secs=2
 PIWALK_SECS = 2             # five chains of each length, made and unwound
+WW_SECS = 3 * 2 + 1         # three rounds of ww.secs=2, and the warm-up
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,10 @@ class Settings:
 
     def guest_secs(self):
         """Guest seconds of what runs: up to four VFS runs and their
-        half-second warm-ups, synchro-test, overhead, latency, piwalk."""
+        half-second warm-ups, synchro-test, overhead, latency, piwalk, ww."""
         secs = {"synchro": self.synchro_secs, "vfs": 4 * (self.vfs_secs + 1),
                 "overhead": OVERHEAD_SECS, "latency": latency.guest_secs(self.loops),
-                "piwalk": PIWALK_SECS}
+                "piwalk": PIWALK_SECS, "ww": WW_SECS}
         if self.which == "all":
             return sum(secs.values())
         return secs[self.which]
@@ -285,6 +287,28 @@ def print_piwalk_table(rows):
     for r in select(rows, "piwalk-owner"):
         print(f"{r['arch']:<7}{r['cpus']:>4}  each owner more: "
               f"{spread(r, 'ns_per_owner', '.0f')} ns")
+    print()
+
+
+def print_ww_table(rows):
+    """The ww rows of the summary: medians (min-max) over the runs."""
+    ww = select(rows, "ww")
+    if not ww:
+        return
+    runs = max(int(r.get("runs", 1)) for r in ww)
+    first = ww[0]
+    print(f"ww_mutex: {first['tasks']} tasks, each transaction 1 to {first['held']} of "
+          f"{first['locks']} objects, {first['work_us']} us of work per object "
+          f"(median (min-max) of {runs} boot(s))")
+    print(f"{'arch':<7}{'cpus':>4}  {'lock':<11}{'txn/s':>22}{'backoffs/txn':>26}"
+          f"{'vs global':>22}")
+    ratios = {(r["arch"], str(r["cpus"]), r["lock"]): r for r in select(rows, "ww-ratio")}
+    for r in ww:
+        ratio = ratios.get((r["arch"], str(r["cpus"]), r["lock"]))
+        print(f"{r['arch']:<7}{r['cpus']:>4}  {r['lock']:<11}"
+              f"{spread(r, 'txn_per_sec', '.0f'):>22}"
+              f"{spread(r, 'backoffs_per_txn', '.4f'):>26}"
+              f"{spread(ratio, 'throughput', '.2f') if ratio else '1':>22}")
     print()
 
 
@@ -538,6 +562,7 @@ def _report(rows, outdir, bad, machine):
     print_table(summary)
     print_latency_table(summary)
     print_piwalk_table(summary)
+    print_ww_table(summary)
     print(f"csv: {csv_path} (every boot), {summary_path} (median, min, max)")
     latency_csvs = latency.write_csvs(rows, outdir, write_csv)
     if latency_csvs:

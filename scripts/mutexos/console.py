@@ -12,10 +12,11 @@ step that does not see what it should.  SCRIPTS has two:
     input (an unknown command, an over-long line, binary garbage, a flood)
     leaves a working prompt, test mutex* prints KTAP, Ctrl-C ends a
     command, demo abba is reported and the SysRq keys show the deadlock
-    while it stands, reboot comes back to a prompt, halt ends the machine.
+    while it stands, demo ww's deadlock is reported and its ww_mutex
+    rounds finish, reboot comes back to a prompt, halt ends the machine.
   plain: for a build without mutex debugging: locks and ps say what they
-    cannot show, demo abba deadlocks without a report, and the prompt
-    comes back.
+    cannot show, demo abba deadlocks without a report, demo ww says which
+    build reports what, and the prompt comes back.
 The session is judged by verdict.judge_console: its script's problems, a
 crash or a report nobody provoked, and an end other than its own halt.
 """
@@ -304,6 +305,28 @@ def check_other_demos(s):
                 r"reached 2000000: 0 lost;")
 
 
+# demo ww, round 3: the older task never backs off, the younger must.
+WW_AVOIDED = (r"demo: 3\. ww_mutex \({}\): .*both finished; demo-A \(older\) "
+              r"backed off 0 times, demo-B \(younger\) [1-9]\d* times?\.")
+
+
+def check_ww_demo(s, debug):
+    """demo ww: the deadlock, its proof (another build), its avoidance."""
+    if debug:
+        first = (r"BUG: circular locking deadlock detected",
+                 r"demo: 1\. mutexes: .* deadlocked\.",
+                 r"the deadlock detector reported 1 deadlock\.")
+        second = r"demo: 2\. .*both finished\.\s+demo:   the deadlock detector reported 0"
+    else:
+        first = (r"demo: 1\. mutexes: .* deadlocked\.",
+                 r"no deadlock report: only the debug build")
+        second = r"demo: 2\. .*both finished\.\s+demo:   no deadlock report"
+    run_checked(s, "demo ww", *first,
+                r"only the validator's build .* proves it",
+                r"a signal to each ended their waits", second,
+                WW_AVOIDED.format("wait-die"), WW_AVOIDED.format("wound-wait"))
+
+
 def check_reboot(s):
     """reboot restarts the machine, back to a prompt."""
     s.send(b"reboot\r")
@@ -329,6 +352,7 @@ def debug_script(s, arch, cpus):
     check_ctrl_c(s)
     check_deadlock_report(s, cpus)
     check_other_demos(s)
+    check_ww_demo(s, debug=True)
     check_reboot(s)
     halt(s)
 
@@ -343,6 +367,7 @@ def plain_script(s, arch, cpus):
                 r"no report: only the debug build")
     run_checked(s, "demo interrupt", r"nothing stopped it")
     run_checked(s, "demo stop", r"demo: 1 deadlock ended")
+    check_ww_demo(s, debug=False)
     check_tests(s, "kernel.*")
     halt(s)
 

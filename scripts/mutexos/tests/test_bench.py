@@ -1,5 +1,7 @@
 """make bench sums up the boots of a configuration: median, min and max."""
 
+import contextlib
+import io
 import os
 import tempfile
 import unittest
@@ -136,6 +138,60 @@ class PiWalk(unittest.TestCase):
                          "1127378 (1000000-1200000)")
 
 
+def ww_log(per_sec, failed=""):
+    head = "tasks=8 locks=64 held=4 work_us=50"
+    return ("bench: start which=ww cpus=2\n"
+            f"bench: ww lock=global {head} txns=2000 txn_per_sec=1000 backoffs=0 "
+            "backoffs_per_txn=0.0000\n"
+            f"bench: ww lock=wait-die {head} txns=4000 txn_per_sec={per_sec} backoffs=280 "
+            f"backoffs_per_txn=0.0700{failed}\n"
+            f"bench: ww lock=wound-wait {head} txns=1800 txn_per_sec=900 backoffs=18 "
+            "backoffs_per_txn=0.0100\n"
+            f"bench: ww-ratio lock=wait-die base=global throughput={per_sec / 1000:.2f}\n"
+            "bench: ww-ratio lock=wound-wait base=global throughput=0.90\n"
+            "bench: end status=0\n")
+
+
+class WW(unittest.TestCase):
+    """The ww rows: one per lock over the boots, its ratio beside it."""
+
+    def rows(self, tmp, per_secs, failed=""):
+        rows, oks = [], []
+        for k, per_sec in enumerate(per_secs, 1):
+            path = os.path.join(tmp, f"i386-cpus2-run{k}.log")
+            with open(path, "w") as f:
+                f.write(ww_log(per_sec, failed))
+            got, ok = bench.parse_log(path, "i386", 2, k)
+            rows += got
+            oks.append(ok)
+        return rows, oks
+
+    def test_one_row_per_lock_over_the_boots(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows, oks = self.rows(tmp, (2000, 1800, 2500))
+        self.assertEqual(oks, [True] * 3)
+        summary = bench.summarize(rows)
+        ww = bench.select(summary, "ww")
+        self.assertEqual([(r["lock"], r["txn_per_sec"], r["runs"]) for r in ww],
+                         [("global", "1000", 3), ("wait-die", "2000", 3),
+                          ("wound-wait", "900", 3)])
+        self.assertEqual(ww[1]["backoffs_per_txn"], "0.07")
+        ratio = bench.select(summary, "ww-ratio", lock="wait-die")[0]
+        self.assertEqual(bench.spread(ratio, "throughput", ".2f"), "2.00 (1.80-2.50)")
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            bench.print_ww_table(summary)
+        table = out.getvalue().splitlines()
+        self.assertIn("8 tasks, each transaction 1 to 4 of 64 objects", table[0])
+        self.assertRegex(table[3], r"^i386 +2  wait-die +2000 \(1800-2500\) +"
+                                   r"0\.0700 \(0\.0700-0\.0700\) +2\.00 \(1\.80-2\.50\)$")
+        self.assertRegex(table[2], r"^i386 +2  global .* 1$")
+
+    def test_a_broken_invariant_fails_the_boot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            _, oks = self.rows(tmp, (2000,), failed=" FAILED")
+        self.assertEqual(oks, [False])
+
+
 class Settings(unittest.TestCase):
     def test_the_command_line(self):
         settings = bench.Settings(which="latency", loops=50)
@@ -153,7 +209,8 @@ class Settings(unittest.TestCase):
 
     def test_all_times_every_benchmark(self):
         self.assertEqual(bench.Settings(vfs_secs=1, synchro_secs=1).guest_secs(),
-                         1 + 8 + bench.OVERHEAD_SECS + 4.0 + bench.PIWALK_SECS)
+                         1 + 8 + bench.OVERHEAD_SECS + 4.0 + bench.PIWALK_SECS
+                         + bench.WW_SECS)
 
 
 if __name__ == "__main__":
