@@ -9,6 +9,7 @@
  */
 #include <kernel.h>
 #include <ww_mutex.h>
+#include <random.h>
 #include <printk.h>
 #include <lockdep.h>
 #include "helpers.h"
@@ -426,30 +427,15 @@ struct stress_task {
 	int torn;			/* pairs seen unequal */
 };
 
-/* xorshift32: enough to vary the subsets and their order. */
-static u32 next_random(u32 *seed)
-{
-	*seed ^= *seed << 13;
-	*seed ^= *seed >> 17;
-	*seed ^= *seed << 5;
-	return *seed;
-}
-
 /* n distinct locks, in a random order. */
 static int pick_locks(struct ww_mutex **locks, u32 *seed)
 {
 	int index[STRESS_LOCKS];
-	int n = 1 + next_random(seed) % STRESS_MAX_HELD;
+	int n = 1 + random32_next(seed) % STRESS_MAX_HELD;
 
-	for (int i = 0; i < STRESS_LOCKS; i++)
-		index[i] = i;
-	for (int i = 0; i < n; i++) {
-		int j = i + next_random(seed) % (STRESS_LOCKS - i);
-		int k = index[j];
-
-		index[j] = index[i];
-		locks[i] = &guarded[k].lock;
-	}
+	random_pick(index, STRESS_LOCKS, n, seed);
+	for (int i = 0; i < n; i++)
+		locks[i] = &guarded[index[i]].lock;
 	return n;
 }
 

@@ -4,7 +4,7 @@
  * the same work done under one global mutex.
  *
  * ww.tasks tasks each run transactions for ww.secs: a transaction picks
- * 1 to ww.held of the ww.locks objects, in a random order (xorshift, from
+ * 1 to ww.held of the ww.locks objects, in a random order (include/random.h, from
  * a fixed seed per task, so every round draws the same transactions),
  * locks them, spends ww.work_us of busy work on each object while it
  * updates the object's two counts, and unlocks them. Three rounds, in one
@@ -21,6 +21,7 @@
 #include <time.h>
 #include <mutex.h>
 #include <ww_mutex.h>
+#include <random.h>
 #include <bench.h>
 
 enum ww_bench_lock { WWB_GLOBAL, WWB_WAIT_DIE, WWB_WOUND_WAIT, WWB_NR };
@@ -51,30 +52,15 @@ static const struct ww_bench_params *wwb_params;
 static enum ww_bench_lock wwb_lock;
 static bool wwb_stop;
 
-/* xorshift32: the same subsets, in the same order, in every round. */
-static u32 wwb_random(u32 *seed)
-{
-	*seed ^= *seed << 13;
-	*seed ^= *seed >> 17;
-	*seed ^= *seed << 5;
-	return *seed;
-}
-
-/* n distinct objects' locks, in a random order; returns n. */
+/* n distinct objects' locks, in a random order, the same in every round. */
 static int wwb_pick(struct ww_mutex **locks, u32 *seed)
 {
-	int nr = wwb_params->locks, index[WW_BENCH_MAX_LOCKS];
-	int n = 1 + wwb_random(seed) % wwb_params->held;
+	int index[WW_BENCH_MAX_LOCKS];
+	int n = 1 + random32_next(seed) % wwb_params->held;
 
-	for (int i = 0; i < nr; i++)
-		index[i] = i;
-	for (int i = 0; i < n; i++) {
-		int j = i + wwb_random(seed) % (nr - i);
-		int k = index[j];
-
-		index[j] = index[i];
-		locks[i] = &wwb_objects[k].lock;
-	}
+	random_pick(index, wwb_params->locks, n, seed);
+	for (int i = 0; i < n; i++)
+		locks[i] = &wwb_objects[index[i]].lock;
 	return n;
 }
 
