@@ -17,7 +17,9 @@ socket, the console on stdout as in every test boot:
      __mutex_unlock_slowpath, and on ARM 50 stepi from _spin_lock's ldrex
      (and from scheduler_tick's "beq out; b retry" one) must leave its
      retry loop, and from a breakpoint on irq_exit stepi must go out of
-     the interrupt (gdb_checks.py); gdb disconnects; then once more
+     the interrupt, and (an arch with watchpoints) a stepi that writes a
+     watched jiffies stops in the tick after the write (gdb_checks.py);
+     gdb disconnects; then once more
      with watchpoints (watch, rwatch, hbreak, awatch) on a variable a
      test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on an arch
      whose stub has none, gdb's message that it cannot;
@@ -314,6 +316,13 @@ STEP_SESSION_ARM = [
     ("mx-check-step-at vsnprintf ldrls 3", r"mx-step-at: stepped ldrls at"),
 ]
 
+# A step that writes a watched variable stops after the write, in the
+# writer (the tick keeps jiffies on CPU 0): on x86 under QEMU it once
+# stopped in the debug trap's entry, and the next continue panicked.
+STEP_WATCHED = ("mx-check-step-watched timer_interrupt jiffies 40",
+                r"mx-step-watched: the step that wrote jiffies stopped at "
+                r"0x[0-9a-f]+ in timer_interrupt")
+
 # Out of an interrupt, one stepi at a time, from its last function: the
 # exception return (iret, sret, rfe, ldm ... pc^) stepped, with the
 # stepping CPU's interrupts off until the code it returns to has its own.
@@ -397,6 +406,8 @@ JUNK = ("??", "Backtrace stopped", "previous frame identical", "corrupt stack")
 def step_session(arch):
     """The stepping checks for arch, ending with gdb disconnected."""
     extra = STEP_SESSION_ARM if arch.name == "arm" else []
+    if arch.kgdb_watchpoints:
+        extra = extra + [STEP_WATCHED]
     return STEP_SESSION + extra + STEP_OUT_SESSION + [("disconnect", None)]
 
 
