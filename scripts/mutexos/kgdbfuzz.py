@@ -409,7 +409,7 @@ class Fuzzer:
         return self.resume("-exec-continue", patience, bool(self._certain_set()))
 
     def op_stepi(self, count):
-        thread = self._selected_thread()
+        thread = self.stopped_thread     # the thread ops leave it selected
         cls, results = self.mi.command(f'-interpreter-exec console "stepi {count}"')
         if cls == "^error":
             return self._error(f"stepi {count}", results)
@@ -448,11 +448,16 @@ class Fuzzer:
     def op_detach(self, away):
         problems = self._expect_done("-target-detach")
         time.sleep(away)
+        return problems + self.attach(f"re-attach after {away:.2f} s away")
+
+    def attach(self, what):
+        """gdb attached to the stub (the kernel stops); the problems."""
         cls, results = self.mi.command(f"-target-select remote {self.target['port']}")
         if cls != "^connected":
-            return problems + [f"re-attach after {away:.2f} s away: {cls} {results}"]
-        self.stopped_thread = self._selected_thread()
-        return problems
+            return [f"{what}: {cls} {results}"]
+        stop = self.mi.stops.pop(0) if self.mi.stops else {}
+        self.stopped_thread = stop.get("thread-id") or self._selected_thread()
+        return []
 
     def _selected_thread(self):
         cls, results = self.mi.command("-thread-info")
@@ -477,8 +482,9 @@ class Fuzzer:
     def run(self, ops):
         """Each op in turn; the problems of the first that failed, which
         is self.done, the count of ops that passed."""
+        started = time.monotonic()
         for op in ops:
-            self.log.write(f"{self.done} {op}\n")
+            self.log.write(f"{self.done} {op} (at {time.monotonic() - started:.1f} s)\n")
             problems = getattr(self, f"op_{op.kind}")(op.arg)
             problems += self.console_problems()
             if problems:
@@ -569,11 +575,10 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
     try:
         kgdb.wait_for_line(console_path, kgdb.WAITING, proc, timeout=OP_SECS * 2)
         mi = Mi(mi_argv(arch, symbols), ops_log, root)
-        cls, results = mi.command(f"-target-select remote {target['port']}")
-        if cls != "^connected":
-            raise MiError(f"attaching at kgdbwait: {cls} {results}")
         fuzzer = Fuzzer(mi, arch, target, console_path, ops_log)
-        fuzzer.stopped_thread = fuzzer._selected_thread()
+        problems += fuzzer.attach("attaching at kgdbwait")
+        if problems:
+            return
         problems += fuzzer._expect_done(f"-gdb-set var kgdb_test_busy = {kgdb.CHECK_HERE}")
         found = fuzzer.run(ops)
         if found:
