@@ -49,7 +49,6 @@ DEFAULT_OPS = 200
 BOOT_OPS = 250
 OP_SECS = 60            # for any reply or stop: longer is a hang
 TESTS = "test=mutex.*,kgdb.busy_until_released"
-APPEND = "kgdbwait hung_task_timeout=0"
 BOOT_SECS = 1200        # the whole boot, fuzz and the rest of its tests
 # Functions every CPU or the busy case runs again and again: a continue
 # with a breakpoint on one of them must stop.
@@ -501,6 +500,11 @@ class Fuzzer:
 
 # ---- a boot ----
 
+def boot_append(cpus):
+    """The command line of a boot of the fuzzer at cpus CPUs."""
+    return f"{TESTS} kgdbwait hung_task_timeout=0 expect_cpus={cpus}"
+
+
 def mi_argv(arch, symbols):
     return ["gdb-multiarch", "--interpreter=mi3", "-q", "-nx",
             *qemu_gdb.kernel_stub_setup(arch), "-ex", f"file {symbols}",
@@ -532,19 +536,22 @@ def plan(arch, counts, seed, ops, boot_ops=BOOT_OPS):
     return boots
 
 
-def run_boot(root, arch, folder, accel, boot, replay):
+def run_boot(root, arch, folder, accel, boot, replay, log=None, title=None):
     """One boot's fuzz: a Result (the boot's tests judged, the fuzzer's
-    problems first among its reasons)."""
+    problems first among its reasons). Its console goes to log (an open
+    file), else to the build folder's <boot.name>.log."""
     symbols = os.path.join(folder, arch.symbols)
     image = os.path.join(folder, arch.boot_image)
     port = qemu_gdb.free_port()
-    append = f"{TESTS} {APPEND} expect_cpus={boot.cpus}"
+    append = boot_append(boot.cpus)
     argv = kgdb.with_stub_port(arch, qemu.command(
         arch, qemu.Boot(image, boot.cpus, append), accel), port)
     functions = breakable_functions(arch, symbols)
     ops = generate(boot.seed, boot.ops, functions, arch.kgdb_watchpoints)
-    title = f"kgdb fuzz {arch.name} {boot.cpus} CPU(s), {boot.ops} ops ({boot.name})"
-    log, log_path = open_log(folder, boot.name)
+    title = title or f"kgdb fuzz {arch.name} {boot.cpus} CPU(s), {boot.ops} ops ({boot.name})"
+    if log is None:
+        log, _ = open_log(folder, boot.name)
+    log_path = log.name
     ops_path = log_path[:-len(".log")] + ".ops.log"
     problems, done = [], [0]
     with log, open(ops_path, "w", encoding="utf-8") as ops_log:
@@ -596,6 +603,26 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
             mi.close()
         if problems:
             qemu.kill_group(proc)
+
+
+# make test's short run (matrix.py): a constant seed, so that a failure
+# replays with the command it prints and two runs of one tree do the same
+# operations (the search for new failures is check-kgdb-fuzz's, with a
+# random seed); the gdb check's CPU count; ops per arch within ~30 s of
+# wall on the 2-core machine, where arm's stub is the slowest.
+TEST_SEED = 38
+TEST_CPUS = kgdb.CPUS
+TEST_OPS = {"i386": 40, "x86_64": 40, "riscv": 20, "arm": 10}
+
+
+def run_in_test(title, root, arch, folder, accel, log):
+    """make test's short run on arch: a Result."""
+    boot = plan(arch.name, (TEST_CPUS,), TEST_SEED, TEST_OPS.get(arch.name, 10))[0]
+    replay = replay_command((arch.name,), TEST_SEED, boot.ops, (TEST_CPUS,))
+    result = run_boot(root, arch, folder, accel, boot, replay, log, title)
+    if result.failed_config:
+        result.add_reason(f"replay: {replay} (operations: {result.ops_path})")
+    return result
 
 
 def replay_command(names, seed, ops, counts):
