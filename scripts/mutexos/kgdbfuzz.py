@@ -223,6 +223,8 @@ class Mi:
         self.token = 0
         self.stops = []         # *stopped records not yet taken
         self.warnings = ""
+        self.resumed = None     # the token of the last command but Ctrl-C
+        self.gave_up = None
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
@@ -251,7 +253,10 @@ class Mi:
         """Send text; (its result class, results) once gdb answers."""
         self.token += 1
         self.stops = []         # a stop before this command is no answer to it
-        self.warnings = ""      # gdb's messages (&) since it was sent
+        if not text.startswith("-exec-interrupt"):
+            self.warnings = ""  # gdb's messages (&) since the command sent
+            self.resumed = str(self.token)
+            self.gave_up = None  # its ^error after its ^running
         self.log.write(f"  > {text}\n")
         self.log.flush()
         self.proc.stdin.write(f"{self.token}{text}\n")
@@ -265,6 +270,8 @@ class Mi:
                 self.warnings += results["text"]
             elif token == str(self.token) and cls.startswith("^"):
                 return cls, results
+            elif token == self.resumed and cls == "^error":
+                self.gave_up = results.get("msg", "")
         raise MiError(f"hang: no answer to '{text}' within {timeout} s")
 
     def wait_stop(self, timeout):
@@ -272,14 +279,16 @@ class Mi:
         gdb gave up after its ^running ('Cannot insert breakpoint') ends
         with an ^error of its token: that is returned as {"error": msg}."""
         deadline = time.monotonic() + timeout
-        while not self.stops and time.monotonic() < deadline:
+        while not self.stops and self.gave_up is None and time.monotonic() < deadline:
             token, cls, results = self._record(deadline)
             if cls == "*stopped":
                 self.stops.append(results)
-            elif token == str(self.token) and cls == "^error":
-                return {"error": results.get("msg", ""), "warnings": self.warnings}
+            elif token == self.resumed and cls == "^error":
+                self.gave_up = results.get("msg", "")
             elif cls == "&":
                 self.warnings += results["text"]
+        if self.gave_up is not None:
+            return {"error": self.gave_up, "warnings": self.warnings}
         return self.stops.pop(0) if self.stops else None
 
     def close(self):
