@@ -27,6 +27,7 @@ the console in kgdbfuzz-cpusN-K.log).
 """
 
 import bisect
+import contextlib
 import os
 import queue
 import random
@@ -558,20 +559,24 @@ def run_boot(root, arch, folder, accel, boot, replay, log=None, title=None):
     functions = breakable_functions(arch, symbols)
     ops = generate(boot.seed, boot.ops, functions, arch.kgdb_watchpoints)
     title = title or f"kgdb fuzz {arch.name} {boot.cpus} CPU(s), {boot.ops} ops ({boot.name})"
-    if log is None:
-        log, _ = open_log(folder, boot.name)
-    log_path = log.name
-    ops_path = log_path[:-len(".log")] + ".ops.log"
-    problems, done = [], [0]
-    with log, open(ops_path, "w", encoding="utf-8") as ops_log:
+    # A log given is its owner's to close.
+    owned = contextlib.nullcontext(log) if log else open_log(folder, boot.name)[0]
+    with owned as log, open(log.name[:-len(".log")] + ".ops.log", "w",
+                            encoding="utf-8") as ops_log:
+        ops_path, log_path, problems, done = ops_log.name, log.name, [], [0]
         ops_log.write(f"# seed {boot.seed}, {boot.ops} ops; replay: {replay}\n")
 
+        drivers = []
+
         def drive(proc):
-            threading.Thread(target=_drive, daemon=True, args=(
+            drivers.append(threading.Thread(target=_drive, daemon=True, args=(
                 root, arch, symbols, port, proc, log_path, ops, ops_log,
-                problems, done)).start()
+                problems, done)))
+            drivers[0].start()
         started = time.monotonic()
         result = qemu.boot(title, argv, arch, BOOT_SECS, log, on_start=drive)
+        for driver in drivers:      # a QEMU that died leaves gdb waiting
+            driver.join(OP_SECS * 2)
         seconds = time.monotonic() - started
         ops_log.write(f"# {done[0]} ops in {seconds:.1f} s\n")
     for problem in reversed(problems):
