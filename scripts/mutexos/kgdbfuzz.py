@@ -339,8 +339,8 @@ EXPECTED_ERRORS = re.compile(r"not meaningful in the outermost frame")
 class Fuzzer:
     """One boot's operations through gdb (Mi), with what each found."""
 
-    def __init__(self, mi, arch, target, console_path, log):
-        self.mi, self.arch, self.target = mi, arch, target
+    def __init__(self, mi, target, console_path, log):
+        self.mi, self.target = mi, target
         self.console_path, self.log = console_path, log
         self.breakpoints = {}   # gdb's number -> address
         self.watchpoint = None  # gdb's number
@@ -396,16 +396,15 @@ class Fuzzer:
     # -- the operations: each begins and ends at a stop --
 
     def op_break(self, function):
-        if len(self.breakpoints) >= MAX_BREAKPOINTS:
-            self.op_delete(0)
+        problems = self.op_delete(0) if len(self.breakpoints) >= MAX_BREAKPOINTS else []
         name, _, addr = function.partition("@")
         where = f"*0x{addr}" if addr else f"*{self._address(name):#x}"
         cls, results = self.mi.command(f"-break-insert {where}")
         if cls == "^error":
-            return self._error(f"break {function}", results)
+            return problems + self._error(f"break {function}", results)
         bkpt = results["bkpt"]
         self.breakpoints[bkpt["number"]] = int(bkpt["addr"], 16)
-        return []
+        return problems
 
     def op_delete(self, pick):
         if not self.breakpoints:
@@ -445,14 +444,16 @@ class Fuzzer:
         return problems + self._expect_done(f"-thread-select {self.stopped_thread}")
 
     def op_watch(self, kind):
-        if self.watchpoint:
-            self._expect_done(f"-break-delete {self.watchpoint}")
+        # One at a time: x86 has four debug registers, and gdb needs one
+        # more for each while it steps over another.
+        problems = self._expect_done(f"-break-delete {self.watchpoint}") \
+            if self.watchpoint else []
         flag = {"watch": "", "rwatch": "-r ", "awatch": "-a "}[kind]
         cls, results = self.mi.command(f"-break-watch {flag}{WATCHED}")
         if cls == "^error":
-            return self._error(f"{kind} {WATCHED}", results)
+            return problems + self._error(f"{kind} {WATCHED}", results)
         self.watchpoint = next(iter(results.values()))["number"]
-        return []
+        return problems
 
     def op_detach(self, away):
         problems = self._expect_done("-target-detach")
@@ -596,7 +597,7 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
     try:
         kgdb.wait_for_line(console_path, kgdb.WAITING, proc, timeout=OP_SECS * 2)
         mi = Mi(mi_argv(arch, symbols), ops_log, root)
-        fuzzer = Fuzzer(mi, arch, target, console_path, ops_log)
+        fuzzer = Fuzzer(mi, target, console_path, ops_log)
         problems += fuzzer.attach("attaching at kgdbwait")
         if problems:
             return
