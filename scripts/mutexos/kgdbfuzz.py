@@ -444,8 +444,8 @@ class Fuzzer:
         return problems + self._expect_done(f"-thread-select {self.stopped_thread}")
 
     def op_watch(self, kind):
-        # One at a time: x86 has four debug registers, and gdb needs one
-        # more for each while it steps over another.
+        # One at a time: x86 has four debug registers, ARM's stub may
+        # have fewer; too many would be gdb's refusal, not a bug.
         problems = self._expect_done(f"-break-delete {self.watchpoint}") \
             if self.watchpoint else []
         flag = {"watch": "", "rwatch": "-r ", "awatch": "-a "}[kind]
