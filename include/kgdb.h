@@ -91,7 +91,8 @@ void kgdb_unload_hw_breakpoints(void);
 /*
  * From the arch's trap code: its slot fired, after the access (a data
  * watchpoint on x86) or before it (ARM; an instruction breakpoint).
- * False if the slot holds nothing of gdb's.
+ * False if the slot holds nothing of gdb's; true and no stop for a hit
+ * of registers older than gdb's table (reloaded then).
  */
 bool kgdb_handle_hw_trap(struct pt_regs *regs, int slot);
 /* The slot that holds a hardware breakpoint of type at addr, or -1. */

@@ -125,13 +125,25 @@ void __kgdb_nobreak kgdb_unload_hw_breakpoints(void)
 /*
  * A stop like a breakpoint's, whose reply names a data watchpoint. A CPU
  * that parks instead (another one owns the stub) forgets the hit.
+ *
+ * A CPU whose registers are older than the table (it did not stop, or
+ * has not ticked since gdb changed it) may hit a slot gdb has removed:
+ * that hit is stale. The CPU loads the table and goes on; once, the
+ * trap was left to the kernel's "Oops: debug" (a watchpoint deleted and
+ * gdb detached while three of four CPUs missed the stop).
  */
 bool __kgdb_nobreak kgdb_handle_hw_trap(struct pt_regs *regs, int slot)
 {
 	struct kgdb_cpu *me = &kgdb_cpus[smp_processor_id()];
 	bool handled;
 
-	if (slot < 0 || slot >= arch_kgdb_nr_hw_slots || !slots[slot].type)
+	if (slot < 0 || slot >= arch_kgdb_nr_hw_slots)
+		return false;
+	if (loaded_gen[smp_processor_id()] != READ_ONCE(table_gen)) {
+		kgdb_sync_hw_breakpoints();
+		return true;
+	}
+	if (!slots[slot].type)
 		return false;
 	me->watch_type = slots[slot].type;
 	me->watch_addr = slots[slot].addr;
