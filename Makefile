@@ -34,7 +34,7 @@ SEL_ARCH := $(if $(call given,ARCH),--arch $(call as_list,$(ARCH)))
 SEL_MUTEX := $(if $(call given,MUTEX),--mutex $(call as_list,$(MUTEX)))
 SEL_CPUS := $(if $(call given,CPUS),--cpus $(call as_list,$(CPUS)))
 SELECT := $(SEL_ARCH) $(SEL_MUTEX) $(SEL_CPUS)
-MATRIX_GOALS := test torture bench grade
+MATRIX_GOALS := test torture bench grade check-kgdb-fuzz
 
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH))$(filter-out 1,$(words $(ARCH))),)
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)

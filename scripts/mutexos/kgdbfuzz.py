@@ -641,9 +641,12 @@ def run_in_test(title, root, arch, folder, accel, log):
 
 
 def replay_command(names, seed, ops, counts):
-    cpus = ",".join(str(c) for c in counts)
-    return (f"make check-kgdb-fuzz ARCH={','.join(names)} SEED={seed} OPS={ops} "
-            f"CPUS={cpus}")
+    """The make command of a run: its lists as make takes them."""
+    def value(words):
+        words = [str(w) for w in words]
+        return words[0] if len(words) == 1 else '"' + " ".join(words) + '"'
+    return (f"make check-kgdb-fuzz ARCH={value(names)} SEED={seed} OPS={ops} "
+            f"CPUS={value(counts)}")
 
 
 def run(root, arches, names, counts, seed, ops, accel):
