@@ -653,8 +653,8 @@ def run(root, arches, names, counts, seed, ops, accel):
     """make check-kgdb-fuzz: build each arch's debug kernel, fuzz it; the
     results, one per boot."""
     replay = replay_command(names, seed, ops, counts)
-    print(f"kgdb fuzz: SEED={seed} OPS={ops} per arch, CPUS={counts} "
-          f"(replay: {replay})", flush=True)
+    print(f"kgdb fuzz: SEED={seed}, {ops} ops per arch on {', '.join(names)} at "
+          f"{' and '.join(str(c) for c in counts)} CPU(s); replay: {replay}", flush=True)
     results = []
     for name in names:
         arch = arches[name]
