@@ -51,6 +51,7 @@ BOOT_OPS = 250
 OP_SECS = 60            # for any reply or stop: longer is a hang
 TESTS = "test=mutex.*,kgdb.busy_until_released"
 BOOT_SECS = 1200        # the whole boot, fuzz and the rest of its tests
+BUSY_SECS = 1.0         # the busy case runs at least this long, at the end
 # Functions every CPU or the busy case runs again and again: a continue
 # with a breakpoint on one of them must stop.
 CERTAIN = ("scheduler_tick", "mutex_lock", "mutex_unlock")
@@ -502,11 +503,29 @@ class Fuzzer:
             self.done += 1
         return []
 
-    def finish(self):
-        """All breakpoints deleted, the busy case let go, gdb detached."""
-        problems = self._expect_done("-break-delete")
+    def finish(self, proc):
+        """All breakpoints deleted, the busy case let go once it has run
+        (a short run may end before it starts: its lockers must have
+        taken the mutex), gdb detached."""
+        problems = self._expect_done("-break-delete") or self._let_busy_run(proc)
         problems += self._expect_done(f"-gdb-set var kgdb_test_busy = {kgdb.RELEASE}")
         return problems + self._expect_done("-target-detach")
+
+    def _let_busy_run(self, proc):
+        """The kernel runs until the busy case says it is busy, and
+        BUSY_SECS more; then Ctrl-C. The problems."""
+        cls, results = self.mi.command("-exec-continue")
+        if cls != "^running":
+            return [f"gdb: 'continue' at the end: {cls} {results}"]
+        try:
+            kgdb.wait_for_line(self.console_path, kgdb.BUSY, proc, OP_SECS * 2)
+        except kgdb.RspError as e:
+            return [f"at the end: {e}"]
+        time.sleep(BUSY_SECS)
+        self.mi.command("-exec-interrupt")
+        if self.mi.wait_stop(OP_SECS) is None:
+            return [f"hang: Ctrl-C at the end and no stop in {OP_SECS} s"]
+        return []
 
 
 # ---- a boot ----
@@ -606,7 +625,7 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
         if found:
             problems += [f"op {fuzzer.done} ({ops[fuzzer.done]}): {p}" for p in found]
         else:
-            problems += fuzzer.finish()
+            problems += fuzzer.finish(proc)
     except (MiError, kgdb.RspError, OSError, ValueError, KeyError) as e:
         where = f"op {fuzzer.done} ({ops[fuzzer.done]})" \
             if fuzzer and fuzzer.done < len(ops) else "attaching or detaching"
