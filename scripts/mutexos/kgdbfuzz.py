@@ -643,7 +643,8 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
 # replays with the command it prints and two runs of one tree do the same
 # operations (the search for new failures is check-kgdb-fuzz's, with a
 # random seed); the gdb check's CPU count; ops per arch within ~30 s of
-# wall on the 2-core machine, where arm's stub is the slowest.
+# wall on the 2-core machine, where arm's stub is the slowest (measured
+# 15 to 24 s a boot, docs/gdb.md).
 TEST_SEED = 38
 TEST_CPUS = kgdb.CPUS
 TEST_OPS = {"i386": 40, "x86_64": 40, "riscv": 20, "arm": 10}
