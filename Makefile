@@ -34,7 +34,7 @@ SEL_ARCH := $(if $(call given,ARCH),--arch $(call as_list,$(ARCH)))
 SEL_MUTEX := $(if $(call given,MUTEX),--mutex $(call as_list,$(MUTEX)))
 SEL_CPUS := $(if $(call given,CPUS),--cpus $(call as_list,$(CPUS)))
 SELECT := $(SEL_ARCH) $(SEL_MUTEX) $(SEL_CPUS)
-MATRIX_GOALS := test torture bench grade
+MATRIX_GOALS := test torture bench grade check-kgdb-fuzz
 
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH))$(filter-out 1,$(words $(ARCH))),)
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
@@ -296,7 +296,7 @@ BENCH_LOOPS ?=
 BENCH_RUNS ?=
 
 .PHONY: test torture bench check-runner check-iso check-build check-verdicts \
-	check-det-bench check-debug-cost check-stuck
+	check-det-bench check-debug-cost check-stuck check-kgdb-fuzz
 test:
 	$(Q)$(CHECK_TOOLS) --with media,verify,gdb,grade $(SEL_ARCHES)
 	$(Q)$(MX) test $(SELECT) $(if $(TEST_JOBS),-j $(TEST_JOBS)) --timeout $(TEST_TIMEOUT) \
@@ -330,6 +330,13 @@ check-stuck:
 
 # Two icount boots give the same rows, and the mutex passes its gate; no
 # wake path of the native build takes a tenth of a tick (latency gate).
+# gdb against the kernel's stub through random operations (docs/gdb.md):
+# OPS per arch (default 200), SEED= replays a run.
+check-kgdb-fuzz:
+	$(Q)$(CHECK_TOOLS) --with gdb $(SEL_ARCHES)
+	$(Q)$(MX) check-kgdb-fuzz $(SEL_ARCH) $(SEL_CPUS) $(if $(SEED),--seed $(SEED)) \
+		$(if $(OPS),--ops $(OPS)) --accel $(ACCEL)
+
 check-det-bench:
 	$(Q)$(CHECK_TOOLS) i386
 	$(Q)$(MX) check-det-bench
@@ -511,6 +518,7 @@ help:
 	@echo '  verify         check the Promela models of the mutex and of the stuck check with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-stuck    no stuck verdict on correct kernels (BOOTS=n boots of each lane)'
+	@echo '  check-kgdb-fuzz  gdb on the kernel'"'"'s stub through random operations (SEED=, OPS=)'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate; the latency gate'
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'

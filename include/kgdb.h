@@ -91,7 +91,7 @@ void kgdb_unload_hw_breakpoints(void);
 enum kgdb_hw_hit {
 	KGDB_HW_NOT_GDBS,	/* the slot holds nothing of gdb's */
 	KGDB_HW_STOPPED,	/* this CPU stopped the kernel for it */
-	KGDB_HW_PARKED,		/* another CPU's stop came first */
+	KGDB_HW_PARKED,		/* no stop: another CPU's came first, or stale */
 };
 /*
  * From the arch's trap code: its slot fired, before the access or the
@@ -99,6 +99,8 @@ enum kgdb_hw_hit {
  * again when it runs again (replays), or after it (an x86 data
  * watchpoint), which the stub then reports once the other CPU's stop
  * is over, if gdb still watches there.
+ * A hit of registers older than gdb's table is stale: the CPU loads the
+ * table and goes on (KGDB_HW_PARKED, no stop).
  */
 enum kgdb_hw_hit kgdb_handle_hw_trap(struct pt_regs *regs, int slot,
 				     bool replays);

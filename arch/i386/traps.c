@@ -19,7 +19,6 @@ struct idt_gate {
 } __packed;
 
 static struct idt_gate idt[256] __aligned(8);
-extern char trap_stubs[];
 
 void x86_load_idt(void)
 {
@@ -36,7 +35,7 @@ void arch_trap_init(void)
 	unsigned int i;
 
 	for (i = 0; i < 256; i++) {
-		u32 stub = (u32)trap_stubs + 16 * i;
+		u32 stub = (u32)trap_stubs + TRAP_STUB_BYTES * i;
 
 		idt[i].offset_lo = stub & 0xffff;
 		idt[i].offset_hi = stub >> 16;

@@ -128,6 +128,24 @@ static bool __kgdb_nobreak single_stepped(void)
 }
 
 /*
+ * A stepped instruction that fires a data watchpoint traps once on real
+ * hardware, DR6 saying both. QEMU traps twice: for the watchpoint, after
+ * the instruction (its frame has the step's TF), then for the step, at
+ * the first instruction of the debug trap's own stub, nested in it. The
+ * inner trap is no stop: its step bit is taken, and the outer trap
+ * reports the watchpoint and ends the step in the stepped code, TF
+ * cleared there. Stopped at the inner one, gdb once saw the stub's entry,
+ * and the outer trap, its step bit gone, was an "Oops: debug".
+ */
+static bool __kgdb_nobreak step_nested_in_debug_trap(struct pt_regs *regs)
+{
+	unsigned long entry = (unsigned long)trap_stubs +
+			      X86_TRAP_DB * TRAP_STUB_BYTES;
+
+	return regs_pc(regs) == entry && single_stepped();
+}
+
+/*
  * int3 traps with the pc after it. At a breakpoint gdb planted (even
  * one the stub has just taken out again), gdb wants to see the pc at
  * the breakpoint, and the original instruction runs from there once
@@ -143,6 +161,8 @@ bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 			regs_pc(regs)--;
 		return kgdb_handle_trap(regs, KGDB_SIGTRAP);
 	}
+	if (regs->vector == X86_TRAP_DB && step_nested_in_debug_trap(regs))
+		return true;
 	if (regs->vector == X86_TRAP_DB && x86_kgdb_watch_trap(regs))
 		return true;
 	if (regs->vector == X86_TRAP_DB && single_stepped())

@@ -23,7 +23,6 @@ struct idt_gate {
 } __packed;
 
 static struct idt_gate idt[256] __aligned(16);
-extern char trap_stubs[];
 
 void x86_load_idt(void)
 {
@@ -40,7 +39,7 @@ void arch_trap_init(void)
 	unsigned int i;
 
 	for (i = 0; i < 256; i++) {
-		u64 stub = (u64)trap_stubs + 16 * i;
+		u64 stub = (u64)trap_stubs + TRAP_STUB_BYTES * i;
 
 		idt[i].offset_lo = stub & 0xffff;
 		idt[i].offset_mid = (stub >> 16) & 0xffff;

@@ -391,15 +391,30 @@ static void query(struct session *s, const char *q)
 
 /* ---- registers and memory ---- */
 
+/*
+ * The registers of a task on a CPU that did not stop: none to show. Each
+ * byte is "xx", gdb's mark for a value it cannot have; info threads and
+ * bt then list every other thread, where an error reply ended the whole
+ * command ("Could not read registers").
+ */
+static void reply_regs(int err, const u8 *regs, size_t len)
+{
+	if (err == -EAGAIN) {
+		memset(out_buf, 'x', 2 * len);
+		out_buf[2 * len] = '\0';
+	} else if (err) {
+		reply_error(err);
+	} else {
+		mem_to_hex(out_buf, regs, len);
+	}
+}
+
 static void read_registers(struct session *s)
 {
 	struct pt_regs *live;
 	int err = thread_regs(s->gthread, &live);
 
-	if (err)
-		reply_error(err);
-	else
-		mem_to_hex(out_buf, reg_image, regs_bytes());
+	reply_regs(err, reg_image, regs_bytes());
 }
 
 static void write_registers(struct session *s, const char *hex)
@@ -432,11 +447,7 @@ static void read_register(struct session *s, const char *args)
 		return;
 	}
 	err = thread_regs(s->gthread, &live);
-	if (err)
-		reply_error(err);
-	else
-		mem_to_hex(out_buf, reg_image + reg_offset(n),
-			   arch_kgdb_regs[n].size);
+	reply_regs(err, reg_image + reg_offset(n), arch_kgdb_regs[n].size);
 }
 
 static void write_register(struct session *s, const char *args)

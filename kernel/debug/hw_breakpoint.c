@@ -133,6 +133,12 @@ static bool __kgdb_nobreak slot_holds(int slot, enum kgdb_hw_type type,
  * A stop like a breakpoint's, whose reply names a data watchpoint. A hit
  * that will not come back (replays false) is tried again after another
  * CPU's stop, for as long as gdb keeps the slot.
+ *
+ * A CPU whose registers are older than the table (it did not stop, or
+ * has not ticked since gdb changed it) may hit a slot gdb has removed:
+ * that hit is stale. The CPU loads the table and goes on; once, the
+ * trap was left to the kernel's "Oops: debug" (a watchpoint deleted and
+ * gdb detached while three of four CPUs missed the stop).
  */
 enum kgdb_hw_hit __kgdb_nobreak kgdb_handle_hw_trap(struct pt_regs *regs,
 						    int slot, bool replays)
@@ -142,7 +148,13 @@ enum kgdb_hw_hit __kgdb_nobreak kgdb_handle_hw_trap(struct pt_regs *regs,
 	unsigned long addr;
 	bool stopped;
 
-	if (slot < 0 || slot >= arch_kgdb_nr_hw_slots || !slots[slot].type)
+	if (slot < 0 || slot >= arch_kgdb_nr_hw_slots)
+		return KGDB_HW_NOT_GDBS;
+	if (loaded_gen[smp_processor_id()] != READ_ONCE(table_gen)) {
+		kgdb_sync_hw_breakpoints();
+		return KGDB_HW_PARKED;
+	}
+	if (!slots[slot].type)
 		return KGDB_HW_NOT_GDBS;
 	type = slots[slot].type;
 	addr = slots[slot].addr;

@@ -19,6 +19,7 @@
   grade         grade a lab: a line per check, a score, results.json
   grade-all     grade a folder of submissions from the instructor's tree
   check-labs    every lab: its tree builds, its skeleton fails, the reference passes
+  check-kgdb-fuzz  gdb against the kernel's stub through random operations (SEED=, OPS=)
 
 --arch, --mutex and --cpus take one value or a comma list and may be
 repeated; one left out means all of its values.  Bad input exits with 2
@@ -29,13 +30,14 @@ tree, whatever the current folder.
 import argparse
 import json
 import os
+import random
 import signal
 import sys
 import traceback
 
 from . import arches as arches_mod
-from . import (bench, checks, debugcost, detbench, gdb, grade, labcheck, labs, latency, load,
-               matrix, qemu)
+from . import (bench, checks, debugcost, detbench, gdb, grade, kgdbfuzz, labcheck, labs,
+               latency, load, matrix, qemu)
 from . import runner, stuckcheck
 from . import trace
 from .build import MUTEXES
@@ -112,7 +114,23 @@ def parser():
     p.add_argument("--timeout", type=int, default=checks.ISO_TIMEOUT, metavar="SECONDS")
     _add_accel(p)
     _add_labs(sub)
+    _add_kgdb_fuzz(sub)
     return ap
+
+
+def _add_kgdb_fuzz(sub):
+    p = sub.add_parser("check-kgdb-fuzz", help="gdb against the kernel's stub, "
+                       "random operations")
+    p.add_argument("--arch", action="append", metavar="ARCH",
+                   help="arch(es) (default: every arch with a port for the stub)")
+    p.add_argument("--cpus", action="append", metavar="N",
+                   help="CPU count(s) (default: " +
+                   ",".join(str(c) for c in kgdbfuzz.CPU_COUNTS) + ")")
+    p.add_argument("--seed", type=int, help="the operations' seed (default: a random one, "
+                   "printed)")
+    p.add_argument("--ops", type=int, default=kgdbfuzz.DEFAULT_OPS,
+                   help=f"operations per arch (default {kgdbfuzz.DEFAULT_OPS})")
+    _add_accel(p)
 
 
 def _add_labs(sub):
@@ -644,6 +662,21 @@ def cmd_check_labs(ap, arches, opts):
     return exit_code(results)
 
 
+def cmd_check_kgdb_fuzz(ap, arches, opts):
+    """The debugger fuzzer on each arch's debug build."""
+    names = _words(opts.arch) or tuple(n for n in arches if arches[n].kgdb_port != "none")
+    _check_arches(ap, arches, names)
+    without = [n for n in names if arches[n].kgdb_port == "none"]
+    if without:
+        ap.error(f"ARCH={without[0]} has no port for the kernel's gdb stub")
+    counts = _check_cpus(ap, arches, names, _words(opts.cpus)) or kgdbfuzz.CPU_COUNTS
+    _check_positive(ap, ops=opts.ops)
+    seed = opts.seed if opts.seed is not None else random.randrange(1 << 32)
+    results = kgdbfuzz.run(".", arches, names, counts, seed, opts.ops, opts.accel)
+    print(total_line(results), flush=True)
+    return exit_code(results)
+
+
 COMMANDS = {
     "run": cmd_run, "gdb": cmd_gdb, "kgdb": cmd_kgdb, "test": cmd_test, "torture": cmd_torture,
     "bench": cmd_bench, "check-runner": cmd_check_runner, "check-iso": cmd_check_iso,
@@ -652,6 +685,7 @@ COMMANDS = {
     "check-verdicts": cmd_check_verdicts, "trace": cmd_trace, "lab": cmd_lab,
     "student-repo": cmd_student_repo, "grade": cmd_grade, "grade-all": cmd_grade_all,
     "check-labs": cmd_check_labs, "autograder": cmd_autograder,
+    "check-kgdb-fuzz": cmd_check_kgdb_fuzz,
 }
 
 

@@ -243,6 +243,62 @@ class StepAt(gdb.Command):
 StepAt()
 
 
+class StepWatched(gdb.Command):
+    """mx-check-step-watched FUNCTION VARIABLE N: from FUNCTION's entry,
+    with a hardware watchpoint on VARIABLE, stepi up to N times until a
+    step writes it. That step must stop in FUNCTION, after the write:
+    x86 under QEMU once stopped in the debug trap's own entry, and the
+    next continue ended in "Oops: debug". FUNCTION may write VARIABLE on
+    one CPU only: up to TRIES entries, until a step writes it."""
+
+    TRIES = 20
+
+    def __init__(self):
+        super().__init__("mx-check-step-watched", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        function, variable, count = arg.split()
+        insns = instructions(function)
+        first, last = insns[0][0], insns[-1][0]
+        for _ in range(self.TRIES):
+            stop = gdb.Breakpoint(f"*{first:#x}")
+            gdb.execute("continue", to_string=True)
+            stop.delete()
+            watch = gdb.Breakpoint(variable, gdb.BP_WATCHPOINT, gdb.WP_WRITE)
+            pc = self.step_to_write(watch, first, last, int(count))
+            watch.delete()
+            if pc is not None:
+                break
+        else:
+            print(f"mx-step-watched: no step wrote {variable} in {self.TRIES} "
+                  f"entries of {function}")
+            return
+        where = gdb.newest_frame().name()
+        if not first <= pc <= last:
+            print(f"mx-step-watched: the step that wrote {variable} stopped at "
+                  f"{pc:#x} ({where}), not in {function}")
+            return
+        print(f"mx-step-watched: the step that wrote {variable} stopped at "
+              f"{pc:#x} in {function}")
+
+    @staticmethod
+    def step_to_write(watch, first, last, count):
+        """The pc where a stepi hit watch, or None once pc left first..last
+        (a call: this CPU does not write it) or after count steps."""
+        for _ in range(count):
+            hits = watch.hit_count
+            gdb.execute("stepi", to_string=True)
+            pc = int(gdb.parse_and_eval("(unsigned long)$pc"))
+            if watch.hit_count > hits:
+                return pc
+            if not first <= pc <= last:
+                return None
+        return None
+
+
+StepWatched()
+
+
 class Hits(gdb.Command):
     """mx-check-hits FUNCTION EXPR FIRST LAST: continue from where the
     kernel stands, with a breakpoint or watchpoint that stops it in

@@ -21,7 +21,9 @@ means all of its values (see scripts/test.mk for the history):
     selected has a console check: a session typed into its console
     (console.py), at 2 CPUs; i386's native build has a shorter one;
     and a gdb check (kgdb.py): gdb on the kernel's own stub and the gdb
-    helpers on both stubs, debug build, 2 CPUs;
+    helpers on both stubs, debug build, 2 CPUs, and beside it the
+    debugger fuzzer's short run (kgdbfuzz.py: TEST_OPS operations of a
+    constant seed at TEST_CPUS CPUs);
   - the real-time suites (RT_SUITES) run at 1, 2 and 4 CPUs on every
     arch: an arch whose native counts lack one boots the native build
     there once more with those suites alone, when native is selected and
@@ -62,7 +64,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from . import build, checks, detbench, kgdb, labcheck, trace
+from . import build, checks, detbench, kgdb, kgdbfuzz, labcheck, trace
 from .build import KCSAN, MUTEXES, BuildConfig
 from .runner import (BootSpec, at, boot_tasks, choose_accels, default_jobs,
                      print_report, run_parallel, thread_budget)
@@ -359,6 +361,13 @@ def _add_gdb_check(plan, arch, timeout):
     plan.boots.append(BootSpec(f"{arch.name}-debug-gdb-cpus{kgdb.CPUS}", cfg,
                                arch.boot_image, kgdb.CPUS, kgdb.APPEND, timeout,
                                gdb=True))
+    # kgdbfuzz.py's short run: its own row in build/test-times.log.
+    if arch.kgdb_port != "none":
+        cpus = kgdbfuzz.TEST_CPUS
+        plan.boots.append(BootSpec(f"{arch.name}-debug-gdb-fuzz-cpus{cpus}", cfg,
+                                   arch.boot_image, cpus, kgdbfuzz.boot_append(cpus),
+                                   timeout,
+                                   fuzz=True))
 
 
 def _add_checks(plan, arches, names, with_labs):

@@ -5,7 +5,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from . import build, console, kgdb, qemu, sandbox
+from . import build, console, kgdb, kgdbfuzz, qemu, sandbox
 from .logs import open_log
 from .verdict import Result
 
@@ -19,6 +19,8 @@ class BootSpec:
     firmware: a file of the build folder that QEMU starts in place of the
     board's firmware, with image loaded where the firmware loads it.
     turns: the CPUs take turns on one host thread under TCG (qemu.Boot).
+    gdb: the gdb check (kgdb.py) drives it; fuzz: the debugger fuzzer's
+    short run (kgdbfuzz.py) does.
     """
 
     name: str
@@ -30,6 +32,7 @@ class BootSpec:
     script: str = ""
     firmware: str = ""
     gdb: bool = False
+    fuzz: bool = False
     silence: int = 0            # seconds without output: hung (0: no limit)
     turns: bool = False
 
@@ -91,6 +94,8 @@ def run_spec(root, arch, spec, accel, unbuilt=frozenset()):
         started = time.monotonic()
         if spec.gdb:
             result = kgdb.run(title, root, arch, folder, accel, spec.timeout, log)
+        elif spec.fuzz:
+            result = kgdbfuzz.run_in_test(title, root, arch, folder, accel, log)
         elif spec.script:
             result = console.run(title, argv, arch, spec.script, spec.cpus,
                                  spec.timeout, log)

@@ -194,6 +194,19 @@ class TestStressChecks(unittest.TestCase):
         self.assertEqual(kgdb.check_rounds(rsp, (0x1234,), FakeArch, kinds, 5), [])
         self.assertEqual(kinds, {b"T05": 5})
 
+    def unstopped(self, registers):
+        def answer(body):
+            return registers if body[:1] in b"gp" else b"OK"
+        return kgdb.Rsp(AnsweringStub(answer).ours)
+
+    def test_registers_of_a_cpu_that_did_not_stop_are_unavailable(self):
+        self.assertEqual(kgdb.check_unstopped_registers(self.unstopped(b"xx" * 4), b"9"), [])
+
+    def test_an_error_for_them_is_a_problem(self):
+        problems = kgdb.check_unstopped_registers(self.unstopped(b"E0b"), b"9")
+        self.assertEqual(len(problems), 2)          # g and p
+        self.assertIn("on a CPU that did not stop: b'E0b'", problems[0])
+
     def test_rounds_break_blamed_for_a_breakpoint(self):
         rsp = self.rounds(b"T02thread:3;", 0x1234)
         problems = kgdb.check_rounds(rsp, (0x1234,), FakeArch, {}, 5)
@@ -325,10 +338,15 @@ class TestWatchSession(unittest.TestCase):
 
     def test_the_session_follows_the_arch(self):
         class Arch:
+            name = "riscv"
             kgdb_watchpoints = False
         self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE)
+        self.assertNotIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
         Arch.kgdb_watchpoints = True
         self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION)
+        # A step over a watched write, on x86.
+        Arch.name = "x86_64"
+        self.assertIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
 
 
 class TestBacktraceAfterBreak(unittest.TestCase):

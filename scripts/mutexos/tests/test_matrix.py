@@ -5,7 +5,7 @@ import unittest
 from unittest import mock
 
 from mutexos import __main__ as cli
-from mutexos import checks, labcheck, matrix
+from mutexos import checks, kgdbfuzz, labcheck, matrix
 from mutexos.build import MUTEXES, BuildConfig
 from mutexos.matrix import Selection, test_plan, torture_plan
 
@@ -37,6 +37,7 @@ class TestPlan(unittest.TestCase):
                 expected += 1   # through the firmware stand-in, all CPUs
             expected += 1       # the debug build's console check
             expected += 1       # the gdb check (kgdb.py)
+            expected += arch.kgdb_port != "none"    # the fuzzer's short run
             expected += 1       # the lock-order validator's build
             # the race detector's: every suite at the largest count and at
             # 1 CPU, or one boot of KCSAN_SUITES
@@ -104,7 +105,7 @@ class TestPlan(unittest.TestCase):
         for boot in plan.boots:
             arch = ARCHES[boot.config.arch]
             racing = boot.name == f"{arch.name}-native-cpus{matrix.RACING_CPUS}"
-            from_outside = bool(boot.script) or boot.gdb
+            from_outside = bool(boot.script) or boot.gdb or boot.fuzz
             with self.subTest(boot=boot.name):
                 self.assertEqual(boot.turns, arch.tcg_turns and boot.cpus > 1
                                  and not racing and not from_outside)
@@ -184,25 +185,33 @@ class TestPlan(unittest.TestCase):
 
     def test_gdb_check_only_with_the_debug_build_and_no_cpus(self):
         for sel in (Selection(("i386",), ("native",)), Selection(("i386",), None, (2,))):
-            self.assertFalse(any(boot.gdb for boot in test_plan(ARCHES, sel).boots))
+            self.assertFalse(any(boot.gdb or boot.fuzz
+                                 for boot in test_plan(ARCHES, sel).boots))
         plan = test_plan(ARCHES, Selection(("arm",)))
         self.assertEqual([b.name for b in plan.boots if b.gdb], ["arm-debug-gdb-cpus2"])
+        # The debugger fuzzer's short run, beside it.
+        self.assertEqual([b.name for b in plan.boots if b.fuzz],
+                         ["arm-debug-gdb-fuzz-cpus2"])
 
     def test_debug_build_brings_the_validator(self):
         plan = test_plan(ARCHES, Selection(("x86_64",), ("debug",)))
         self.assertEqual(names(plan), ["x86_64-debug-cpus1", "x86_64-debug-cpus4",
                                        "x86_64-debug-console-cpus2",
                                        "x86_64-debug-gdb-cpus2",
+                                       "x86_64-debug-gdb-fuzz-cpus2",
                                        "x86_64-debug-lockdep-cpus4",
                                        "x86_64-debug-kcsan-cpus4"])
         gdb = plan.boots[3]
         self.assertTrue(gdb.gdb)
         self.assertRegex(gdb.append, r"(^| )kgdbwait( |$)")
-        boot = plan.boots[4]
+        fuzz = plan.boots[4]
+        self.assertTrue(fuzz.fuzz)
+        self.assertEqual(fuzz.append, kgdbfuzz.boot_append(2))
+        boot = plan.boots[5]
         self.assertEqual((boot.config, boot.cpus, boot.append),
                          (BuildConfig("x86_64", "debug", matrix.VALIDATOR_BOOT), 4,
                           "test=* expect_cpus=4 hung_task_timeout=0"))
-        kcsan = plan.boots[5]
+        kcsan = plan.boots[6]
         self.assertEqual((kcsan.config, kcsan.cpus), (BuildConfig("x86_64", "debug",
                                                                   "CONFIG_KCSAN=y"), 4))
         self.assertTrue(kcsan.append.startswith("test=kcsan.*,mutex.*,"))

@@ -19,6 +19,10 @@
 #define VEC_IPI_BASE		0xf0	/* + enum ipi_type */
 #define VEC_SPURIOUS		0xff
 
+/* The stub of vector n is at trap_stubs + n * TRAP_STUB_BYTES (entry.S). */
+#define TRAP_STUB_BYTES		16
+extern char trap_stubs[];
+
 void x86_serial_init(void);
 void x86_serial_interrupt(void);
 /* A 16550 at I/O port base: 115200 8N1, FIFOs on, polled. */
