@@ -241,7 +241,7 @@ static void back_off_twice(struct kunit *test)
 
 #define STRESS_ACCOUNTS		8
 #define STRESS_BALANCE		1000
-#define STRESS_TRANSFERS	1500
+#define STRESS_TRANSFERS	1000
 #define STRESS_WORKERS		4
 
 struct transferrer {
