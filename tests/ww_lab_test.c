@@ -28,7 +28,9 @@ static bool dies(struct ww_acquire_ctx *hold, unsigned int ctx_stamp)
 
 static void wait_die_decisions(struct kunit *test)
 {
-	struct ww_acquire_ctx hold = { .ww_class = &ww_bank_class, .stamp = 10 };
+	struct ww_acquire_ctx hold = {
+		.ww_class = &ww_bank_class, .stamp = 10,
+	};
 
 	KUNIT_EXPECT_FALSE(test, dies(NULL, 11));
 	/* Younger than the holder: it dies. */
@@ -183,7 +185,8 @@ static void start_pair(struct kunit *test, struct older *o, struct younger *y,
 }
 
 static void end_pair(struct kunit *test, struct older *o, struct younger *y,
-		     struct task_struct *to, struct task_struct *ty, int back_offs)
+		     struct task_struct *to, struct task_struct *ty,
+		     int back_offs)
 {
 	WRITE_ONCE(o->step, 3);
 	kthread_join(ty);
@@ -221,7 +224,9 @@ static void back_off_once(struct kunit *test)
  */
 static void back_off_twice(struct kunit *test)
 {
-	struct ww_account *list[] = { &accounts[0], &accounts[1], &accounts[2] };
+	struct ww_account *list[] = {
+		&accounts[0], &accounts[1], &accounts[2],
+	};
 	struct older o = { .first = &accounts[2], .second = &accounts[0] };
 	struct younger y = { .list = list, .n = 3 };
 	struct task_struct *to, *ty;
@@ -268,7 +273,9 @@ static int transfer_fn(void *arg)
 		unsigned int to = (from + 1 + next_random(&t->seed) %
 				   (STRESS_ACCOUNTS - 1)) % STRESS_ACCOUNTS;
 
-		if (ww_bank_transfer(&bank, from, to, next_random(&t->seed) % 50))
+		long amount = next_random(&t->seed) % 50;
+
+		if (ww_bank_transfer(&bank, from, to, amount))
 			t->failed++;
 	}
 	return 0;
@@ -277,7 +284,7 @@ static int transfer_fn(void *arg)
 struct auditor {
 	volatile int stop;
 	int audits;
-	int wrong;			/* audits whose total was not the bank's */
+	int wrong;			/* audits with another total */
 };
 
 static int audit_fn(void *arg)
@@ -317,7 +324,8 @@ static void transfers_and_audits(struct kunit *test)
 		failed += t[i].failed;
 	KUNIT_EXPECT_EQ(test, failed, 0);
 	KUNIT_EXPECT_EQ(test, a.wrong, 0);
-	KUNIT_EXPECT_EQ(test, sum_of_balances(), STRESS_ACCOUNTS * STRESS_BALANCE);
+	KUNIT_EXPECT_EQ(test, sum_of_balances(),
+			STRESS_ACCOUNTS * STRESS_BALANCE);
 	kunit_info(test, "%d audits, %d back-offs", a.audits,
 		   atomic_read(&bank.back_offs));
 }
