@@ -345,6 +345,23 @@ LABS = {lab.number: lab for lab in (
     # Its reports print, and walk the task list.
     ), allowed=SLEEPING + ("printk", "rt_mutex_*", "debug_rt_mutex_*", "task_list",
                            "task_list_lock")),
+    # The bank's back-off loop and wait-die's stamp comparison
+    # (docs/labs/lab11.md). The scripted cases fail a wrong loop at
+    # once, without a hang: a loop that goes on without a lock it was
+    # refused (mutual exclusion broken) fails them and the debug build's
+    # rule checks, more than half the lab. The skeleton passes nothing.
+    Lab(11, "Deadlock avoidance: the wound/wait mutex", ALL_ARCHES, (
+        Check("wait-die: the younger dies, the older waits, stamps wrap", 4,
+              "ww_lab.wait_die_decisions"),
+        Check("a transfer and an audit alone", 1, "ww_lab.transfer_and_audit"),
+        Check("back off: let all go, sleep on the contended one, same stamp", 6,
+              "ww_lab.back_off_once,ww_lab.back_off_twice"),
+        Check("transfers and audits at once keep the total", 4,
+              "ww_lab.transfers_and_audits"),
+        Check("the bank in the debug build, which checks the ww_mutex rules", 5,
+              "ww_lab.*", mutex="debug"),
+    # BUG_ON() of a bank too large panics.
+    ), allowed=SLEEPING + ("ww_mutex_*", "ww_acquire_*", "panic")),
 )}
 
 
