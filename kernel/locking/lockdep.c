@@ -659,13 +659,14 @@ static bool same_context(struct held_lock *a, struct held_lock *b)
  * ww_mutex acquire context): the nest, not the order of the two, keeps
  * them from deadlocking.
  */
-static bool nested(struct lockdep_task *lt, struct held_lock *prev,
-		   struct held_lock *next)
+static bool nested(struct lockdep_task *lt, int prev)
 {
-	if (!next->nest || prev->nest != next->nest)
+	struct lockdep_map *nest = lt->nest[lt->depth];	/* next's */
+
+	if (!nest || lt->nest[prev] != nest)
 		return false;
 	for (unsigned int i = 0; i < lt->depth; i++)
-		if (lt->held[i].map == next->nest)
+		if (lt->held[i].map == nest)
 			return true;
 	return false;
 }
@@ -683,7 +684,7 @@ static bool check_recursion(struct lockdep_task *lt, struct held_lock *next)
 			break;
 		if (prev->class != next->class)
 			continue;
-		if (nested(lt, prev, next))
+		if (nested(lt, i))
 			return true;
 		arch_spin_lock(&graph_lock);
 		if (lockdep_on && !next->class->recursion_reported) {
@@ -768,7 +769,7 @@ void lock_acquire_nest(struct lockdep_map *map, unsigned int subclass,
 	next = &lt->held[lt->depth];
 	next->map = map;
 	next->ip = ip;
-	next->nest = nest;
+	lt->nest[lt->depth] = nest;
 	next->trylock = trylock;
 	next->in_irq = in_irq();
 	next->class = READ_ONCE(lockdep_on) ? map_class(map, subclass) : NULL;
@@ -830,8 +831,11 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 		mark_usage(hl->class, HELD_IRQS_ON, ip);
 	lock_stat_release(hl);
 	/* Usually the last one taken: then nothing above it moves down. */
-	if (i < (int)lt->depth - 1)
+	if (i < (int)lt->depth - 1) {
 		memmove(hl, hl + 1, (lt->depth - i - 1) * sizeof(*hl));
+		memmove(&lt->nest[i], &lt->nest[i + 1],
+			(lt->depth - i - 1) * sizeof(lt->nest[0]));
+	}
 	lt->depth--;
 out:
 	arch_local_irq_restore(flags);
