@@ -331,10 +331,10 @@ check-stuck:
 # Two icount boots give the same rows, and the mutex passes its gate; no
 # wake path of the native build takes a tenth of a tick (latency gate).
 # gdb against the kernel's stub through random operations (docs/gdb.md):
-# OPS per arch (default 200), SEED= replays a run.
+# OPS per arch (default 200), REPLAY= the run number that replays a run.
 check-kgdb-fuzz:
 	$(Q)$(CHECK_TOOLS) --with gdb $(SEL_ARCHES)
-	$(Q)$(MX) check-kgdb-fuzz $(SEL_ARCH) $(SEL_CPUS) $(if $(SEED),--seed $(SEED)) \
+	$(Q)$(MX) check-kgdb-fuzz $(SEL_ARCH) $(SEL_CPUS) $(if $(REPLAY),--replay $(REPLAY)) \
 		$(if $(OPS),--ops $(OPS)) --accel $(ACCEL)
 
 check-det-bench:
@@ -518,7 +518,7 @@ help:
 	@echo '  verify         check the Promela models of the mutex and of the stuck check with spin'
 	@echo '  check-runner   the test runner checks itself'
 	@echo '  check-stuck    no stuck verdict on correct kernels (BOOTS=n boots of each lane)'
-	@echo '  check-kgdb-fuzz  gdb on the kernel'"'"'s stub through random operations (SEED=, OPS=)'
+	@echo '  check-kgdb-fuzz  gdb on the kernel'"'"'s stub through random operations (REPLAY=, OPS=)'
 	@echo '  check-det-bench  two icount boots agree exactly; the mutex'"'"'s regression gate; the latency gate'
 	@echo '  check-debug-cost  the debug build under 10x native, the validator under 25x (icount)'
 	@echo '  trace          a scenario'"'"'s timeline: build/trace/SCENARIO.json (Perfetto) and PNGs'

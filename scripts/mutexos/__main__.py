@@ -19,7 +19,7 @@
   grade         grade a lab: a line per check, a score, results.json
   grade-all     grade a folder of submissions from the instructor's tree
   check-labs    every lab: its tree builds, its skeleton fails, the reference passes
-  check-kgdb-fuzz  gdb against the kernel's stub through random operations (SEED=, OPS=)
+  check-kgdb-fuzz  gdb against the kernel's stub through random operations (REPLAY=, OPS=)
 
 --arch, --mutex and --cpus take one value or a comma list and may be
 repeated; one left out means all of its values.  Bad input exits with 2
@@ -126,8 +126,8 @@ def _add_kgdb_fuzz(sub):
     p.add_argument("--cpus", action="append", metavar="N",
                    help="CPU count(s) (default: " +
                    ",".join(str(c) for c in kgdbfuzz.CPU_COUNTS) + ")")
-    p.add_argument("--seed", type=int, help="the operations' seed (default: a random one, "
-                   "printed)")
+    p.add_argument("--replay", type=int, help="the run number, from which the "
+                   "operations follow (default: a random one, printed)")
     p.add_argument("--ops", type=int, default=kgdbfuzz.DEFAULT_OPS,
                    help=f"operations per arch (default {kgdbfuzz.DEFAULT_OPS})")
     _add_accel(p)
@@ -671,7 +671,7 @@ def cmd_check_kgdb_fuzz(ap, arches, opts):
         ap.error(f"ARCH={without[0]} has no port for the kernel's gdb stub")
     counts = _check_cpus(ap, arches, names, _words(opts.cpus)) or kgdbfuzz.CPU_COUNTS
     _check_positive(ap, ops=opts.ops)
-    seed = opts.seed if opts.seed is not None else random.randrange(1 << 32)
+    seed = opts.replay if opts.replay is not None else random.randrange(1 << 32)
     results = kgdbfuzz.run(".", arches, names, counts, seed, opts.ops, opts.accel)
     print(total_line(results), flush=True)
     return exit_code(results)

@@ -19,11 +19,11 @@ should not give, a panic or Oops on the console, or, at the end (all
 breakpoints deleted, the busy case let go, gdb detached), a kernel that
 does not end its tests passing (the usual KTAP judgement).
 
-The operations come from SEED alone (generate()), so SEED= replays them;
-the kernel's timing differs from run to run, so a replay runs the same
-operations, not always into the same stops.  Each boot's operations and
-gdb's answers are logged in its build folder (kgdbfuzz-cpusN-K.ops.log,
-the console in kgdbfuzz-cpusN-K.log).
+The operations come from the run number alone (generate()), so REPLAY=
+replays them; the kernel's timing differs from run to run, so a replay
+runs the same operations, not always into the same stops. Each boot's
+operations and gdb's answers are logged in its build folder
+(kgdbfuzz-cpusN-K.ops.log, the console in kgdbfuzz-cpusN-K.log).
 """
 
 import bisect
@@ -584,7 +584,7 @@ def run_boot(root, arch, folder, accel, boot, replay, log=None, title=None):
     with owned as log, open(log.name[:-len(".log")] + ".ops.log", "w",
                             encoding="utf-8") as ops_log:
         ops_path, log_path, problems, done = ops_log.name, log.name, [], [0]
-        ops_log.write(f"# seed {boot.seed}, {boot.ops} ops; replay: {replay}\n")
+        ops_log.write(f"# run {boot.seed}, {boot.ops} ops; replay: {replay}\n")
 
         drivers = []
 
@@ -639,10 +639,10 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
             qemu.kill_group(proc)
 
 
-# make test's short run (matrix.py): a constant seed, so that a failure
+# make test's short run (matrix.py): a constant run number, so that a failure
 # replays with the command it prints and two runs of one tree do the same
 # operations (the search for new failures is check-kgdb-fuzz's, with a
-# random seed); the gdb check's CPU count; ops per arch within ~30 s of
+# random run number); the gdb check's CPU count; ops per arch within ~30 s of
 # wall on the 2-core machine, where arm's stub is the slowest (measured
 # 15 to 24 s a boot, docs/gdb.md).
 TEST_SEED = 38
@@ -665,7 +665,7 @@ def replay_command(names, seed, ops, counts):
     def value(words):
         words = [str(w) for w in words]
         return words[0] if len(words) == 1 else '"' + " ".join(words) + '"'
-    return (f"make check-kgdb-fuzz ARCH={value(names)} SEED={seed} OPS={ops} "
+    return (f"make check-kgdb-fuzz ARCH={value(names)} REPLAY={seed} OPS={ops} "
             f"CPUS={value(counts)}")
 
 
@@ -673,7 +673,7 @@ def run(root, arches, names, counts, seed, ops, accel):
     """make check-kgdb-fuzz: build each arch's debug kernel, fuzz it; the
     results, one per boot."""
     replay = replay_command(names, seed, ops, counts)
-    print(f"kgdb fuzz: SEED={seed}, {ops} ops per arch on {', '.join(names)} at "
+    print(f"kgdb fuzz: run {seed}, {ops} ops per arch on {', '.join(names)} at "
           f"{' and '.join(str(c) for c in counts)} CPU(s); replay: {replay}", flush=True)
     results = []
     for name in names:

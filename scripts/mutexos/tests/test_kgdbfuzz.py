@@ -1,5 +1,5 @@
 """The debugger fuzzer's host side: gdb's MI records, the operations a
-seed gives, how a run is cut into boots, and the judgement of a stop."""
+run number gives, how a run is cut into boots, and the judgement of a stop."""
 
 import unittest
 
@@ -91,9 +91,9 @@ class TestPlan(unittest.TestCase):
 
     def test_replay_command(self):
         self.assertEqual(kgdbfuzz.replay_command(("i386", "arm"), 38, 2000, (1, 4)),
-                         'make check-kgdb-fuzz ARCH="i386 arm" SEED=38 OPS=2000 CPUS="1 4"')
+                         'make check-kgdb-fuzz ARCH="i386 arm" REPLAY=38 OPS=2000 CPUS="1 4"')
         self.assertEqual(kgdbfuzz.replay_command(("riscv",), 5, 20, (2,)),
-                         "make check-kgdb-fuzz ARCH=riscv SEED=5 OPS=20 CPUS=2")
+                         "make check-kgdb-fuzz ARCH=riscv REPLAY=5 OPS=20 CPUS=2")
 
 
 def stop(reason, thread="2", addr="0x100", **more):
