@@ -308,33 +308,38 @@ static void exclusive_range_reports_marked_accesses(struct kunit *test)
 		"BUG: KCSAN: assert: race in marked_load / marked_store"));
 }
 
-/* Another CPU's WRITE_ONCE breaks the writer's assertion. */
-static void assert_writer_sees_marked_write(struct kunit *test)
+/*
+ * asserter and other on two CPUs until the first report: asserter's
+ * assertion must be the one broken, with its title and access line.
+ */
+static void expect_assert_broken(struct kunit *test, void (*asserter)(void),
+				 void (*other)(void), const char *title,
+				 const char *access)
 {
 	unsigned long pos = printk_log_pos();
 
 	need_two_cpus(test);
 	kunit_expect_reports(test);
-	KUNIT_EXPECT_GT(test, run_racers(test, writer_asserted, marked_store,
-					 2, tries(RACE_TRIES), true), 0);
-	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
-		"BUG: KCSAN: assert: race in marked_store / writer_asserted"));
-	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, "assert no writes to 0x"));
+	KUNIT_EXPECT_GT(test, run_racers(test, asserter, other, 2,
+					 tries(RACE_TRIES), true), 0);
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, title));
+	KUNIT_EXPECT_TRUE(test, printk_log_find(pos, access));
+}
+
+/* Another CPU's WRITE_ONCE breaks the writer's assertion. */
+static void assert_writer_sees_marked_write(struct kunit *test)
+{
+	expect_assert_broken(test, writer_asserted, marked_store,
+		"BUG: KCSAN: assert: race in marked_store / writer_asserted",
+		"assert no writes to 0x");
 }
 
 /* Even another CPU's READ_ONCE breaks ASSERT_EXCLUSIVE_ACCESS(). */
 static void assert_access_sees_marked_read(struct kunit *test)
 {
-	unsigned long pos = printk_log_pos();
-
-	need_two_cpus(test);
-	kunit_expect_reports(test);
-	KUNIT_EXPECT_GT(test, run_racers(test, access_asserted, marked_load,
-					 2, tries(RACE_TRIES), true), 0);
-	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
-		"BUG: KCSAN: assert: race in access_asserted / marked_load"));
-	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
-		"assert no accesses to 0x"));
+	expect_assert_broken(test, access_asserted, marked_load,
+		"BUG: KCSAN: assert: race in access_asserted / marked_load",
+		"assert no accesses to 0x");
 }
 
 static int quiet_racers(void)
