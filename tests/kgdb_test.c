@@ -21,6 +21,13 @@
  * holds the stub's port again and again, as a tick does: gdb's hbreak
  * on it and then its watch on the store must stop at each, none lost.
  *
+ * spinners_while_stopped: gdb stops the kernel at a call made with a
+ * spinlock held on CPU 0 while CPU 1 spins on that lock, first with
+ * interrupts on (the stop parks it), then off (it misses the stop and
+ * spins on through it). gdb keeps the kernel stopped for longer than
+ * the lowered lockup limit: the stop is gdb's time, not a lockup, and
+ * must not be reported as one.
+ *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
  * kernel running; were the run to end meanwhile, nobody would answer
@@ -33,6 +40,7 @@
 #include <mutex.h>
 #include <sched.h>
 #include <smp.h>
+#include <spinlock.h>
 #include "helpers.h"
 
 enum { CHECK_HERE = 1, SPIN, RELEASE };
@@ -219,6 +227,107 @@ static void watched_by_gdb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(kgdb_test_watched), POLLED_HITS);
 }
 
+volatile int kgdb_test_spinners;	/* written by the gdb check through the stub */
+
+#ifdef CONFIG_DEBUG_SPINLOCK
+int kgdb_test_stopped_round;	/* the holder's last stop: 1 irqs on, 2 off */
+
+/* Well under gdb's stop, well over the hold without one. */
+#define STOPPED_LOCKUP_NS	(500 * NSEC_PER_MSEC)
+#define SPINNER_IN_LOOP_MS	20	/* for it to reach its spin */
+
+struct stopped_holder {
+	spinlock_t lock;
+	bool irqs_off;		/* the spinner's interrupts, while it spins */
+	volatile bool holding;
+	volatile bool spinning;
+	volatile bool taken;	/* the spinner got the lock after the stop */
+};
+
+/* Where gdb's breakpoint goes, with the lock held: a call the compiler keeps. */
+noinline void kgdb_test_holder_stops(bool irqs_off)
+{
+	WRITE_ONCE(kgdb_test_stopped_round, irqs_off + 1);
+}
+
+static int hold_through_stop(void *arg)
+{
+	struct stopped_holder *h = arg;
+
+	spin_lock(&h->lock);
+	WRITE_ONCE(h->holding, true);
+	while (!READ_ONCE(h->spinning))
+		cpu_relax();
+	mdelay(SPINNER_IN_LOOP_MS);
+	kgdb_test_holder_stops(h->irqs_off);
+	spin_unlock(&h->lock);
+	return 0;
+}
+
+/* The spinner: on CPU 1 once the holder has the lock. */
+static void reach_spin(struct stopped_holder *h)
+{
+	while (!READ_ONCE(h->holding))
+		cpu_relax();
+	WRITE_ONCE(h->spinning, true);
+}
+
+static int spin_through_stop(void *arg)
+{
+	struct stopped_holder *h = arg;
+
+	reach_spin(h);
+	spin_lock(&h->lock);
+	h->taken = true;
+	spin_unlock(&h->lock);
+	return 0;
+}
+
+static int spin_irqs_off_through_stop(void *arg)
+{
+	struct stopped_holder *h = arg;
+	unsigned long flags;
+
+	reach_spin(h);
+	spin_lock_irqsave(&h->lock, flags);
+	h->taken = true;
+	spin_unlock_irqrestore(&h->lock, flags);
+	return 0;
+}
+
+static void spinners_while_stopped(struct kunit *test)
+{
+	static int (*const spinners[])(void *) = {
+		spin_through_stop, spin_irqs_off_through_stop,
+	};
+	static struct stopped_holder h;
+	unsigned long before = spin_debug_stats.lockup;
+	u64 saved = spin_lockup_ns;
+	int irqs_off;
+
+	if (!READ_ONCE(kgdb_test_spinners))
+		kunit_skip(test, "for the gdb check, which sets kgdb_test_spinners at kgdbwait");
+	KUNIT_ASSERT_TRUE(test, num_online_cpus() >= 2);
+	spin_lockup_ns = STOPPED_LOCKUP_NS;
+	for (irqs_off = 0; irqs_off <= 1; irqs_off++) {
+		memset(&h, 0, sizeof(h));
+		spin_lock_init(&h.lock);
+		h.irqs_off = irqs_off;
+		KUNIT_EXPECT_EQ(test, run_pair(hold_through_stop,
+					       spinners[irqs_off], &h,
+					       "kgdb-lockup"), 0);
+		KUNIT_EXPECT_TRUE(test, h.taken);
+	}
+	spin_lockup_ns = saved;
+	KUNIT_EXPECT_EQ(test, spin_debug_stats.lockup, before);
+}
+#else
+static void spinners_while_stopped(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_DEBUG_SPINLOCK");
+}
+#endif
+
 #define BUSY_LIMIT_SECS	600	/* a check that never lets go */
 #define BUSY_HOLD_US	50
 
@@ -285,6 +394,7 @@ static struct kunit_case kgdb_cases[] = {
 	KUNIT_CASE_SLOW(reports_at_once, ASK_WAIT_SECS + 60),
 	KUNIT_CASE_SLOW(cpu0_irqs_off, ASK_WAIT_SECS + 300),
 	KUNIT_CASE(watched_by_gdb),
+	KUNIT_CASE(spinners_while_stopped),
 	KUNIT_CASE_SLOW(busy_until_released, BUSY_LIMIT_SECS + 60),
 	{}
 };

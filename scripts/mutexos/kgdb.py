@@ -22,7 +22,10 @@ socket, the console on stdout as in every test boot:
      gdb disconnects; then once more
      with watchpoints (watch, rwatch, hbreak, awatch) on a variable a
      test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on an arch
-     whose stub has none, gdb's message that it cannot;
+     whose stub has none, gdb's message that it cannot; and two stops,
+     each held a while, in a call made with a spinlock held that another
+     CPU spins on, parked and then with interrupts off: the case
+     (kgdb_test.c) fails if the spinlock lockup check counted gdb's time;
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
      the kernel stopped; gdb attached there: bt goes through <signal handler
@@ -72,7 +75,8 @@ from . import qemu
 CPUS = 2
 # The last case (tests/kgdb_test.c) keeps the kernel running until the
 # last break is in: a run that ended meanwhile would leave it unanswered.
-APPEND = ("test=mutex.*,kgdb.watched_by_gdb,kgdb.busy_until_released kgdbwait "
+APPEND = ("test=mutex.*,kgdb.watched_by_gdb,kgdb.spinners_while_stopped,"
+          "kgdb.busy_until_released kgdbwait "
           "expect_cpus=2 hung_task_timeout=0")
 # The same boot for an arch without a port for the stub.
 NO_STUB_APPEND = "test=mutex.* expect_cpus=2 hung_task_timeout=0"
@@ -390,7 +394,6 @@ WATCH_SESSION = [
     (f"watch {WATCHED}", None),
     polled_hits(WATCHED, 20, 40),
     ("delete", None),
-    ("disconnect", None),
 ]
 WATCH_SESSION_NONE = [
     (f"source {CHECKS}", None),
@@ -403,15 +406,40 @@ WATCH_SESSION_NONE = [
     ("break " + POLLED_HIT, None),
     polled_hits("n", 1, 40),
     ("delete", None),
-    ("disconnect", None),
+]
+# Then (tests/kgdb_test.c, spinners_while_stopped) two stops in a call
+# CPU 0 makes with a spinlock held that CPU 1 spins on: first with its
+# interrupts on (the stop parks it), then off (it misses the stop). gdb
+# keeps each stop longer than the case's lowered lockup limit, which the
+# case checks does not count gdb's time (a lockup was reported on x86_64
+# after a long stop of the fuzzer's).
+HOLDER_STOPS = "kgdb_test_holder_stops"
+STOP_HELD_SECS = 2
+
+
+def holder_stops(irqs_off):
+    """A continue that must stop at the holder's call in the round whose
+    spinner has its interrupts off ("true") or on ("false")."""
+    return ("continue", rf"hit Breakpoint \d+, {HOLDER_STOPS} "
+                        rf"\(irqs_off=(irqs_off@entry=)?{irqs_off}\)")
+
+
+STOPPED_SPINNERS = [
+    ("break " + HOLDER_STOPS, None),
+    holder_stops("false"),
+    (f"shell sleep {STOP_HELD_SECS}", None),
+    holder_stops("true"),
+    (f"shell sleep {STOP_HELD_SECS}", None),
+    ("delete", None),
 ]
 
 
 def watch_session(arch):
-    """The watchpoint checks for arch, ending with gdb disconnected: its
-    stub's watchpoints (ARCH_KGDB_WATCHPOINTS), or gdb's message that it
-    has none."""
-    return WATCH_SESSION if arch.kgdb_watchpoints else WATCH_SESSION_NONE
+    """The watchpoint checks for arch, its stub's watchpoints
+    (ARCH_KGDB_WATCHPOINTS) or gdb's message that it has none, then the
+    long stops with a spinner, ending with gdb disconnected."""
+    watches = WATCH_SESSION if arch.kgdb_watchpoints else WATCH_SESSION_NONE
+    return watches + STOPPED_SPINNERS + [("disconnect", None)]
 
 
 # After a break (0x03): every task's backtrace, and the stopped one's.
@@ -550,13 +578,15 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
     """
     try:
         wait_for_line(log_path, WAITING, proc)
-        addrs = symbol_addresses(arch, symbols, ("kgdb_test_busy", "kgdb_test_watch"))
+        addrs = symbol_addresses(arch, symbols, ("kgdb_test_busy", "kgdb_test_watch",
+                                                 "kgdb_test_spinners"))
         busy_addr = addrs["kgdb_test_busy"]
         with connect(port, None) as sock:
             rsp = Rsp(sock)
             problems += check_line(rsp)
             problems += set_int(rsp, busy_addr, CHECK_HERE)
             problems += set_int(rsp, addrs["kgdb_test_watch"], CHECK_HERE)
+            problems += set_int(rsp, addrs["kgdb_test_spinners"], CHECK_HERE)
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found

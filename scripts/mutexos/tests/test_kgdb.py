@@ -336,14 +336,35 @@ class TestWatchSession(unittest.TestCase):
         self.assertIn("'mx-check-hits kgdb_test_polled_hit kgdb_test_watched 20 40' "
                       "printed no match", problems[0])
 
+    SPINNERS = [
+        "Breakpoint 7 at 0x151340: file tests/kgdb_test.c, line 250.\n",
+        "Thread 18 hit Breakpoint 7, kgdb_test_holder_stops (irqs_off=false) "
+        "at tests/kgdb_test.c:250\n", "",
+        "Thread 21 hit Breakpoint 7, kgdb_test_holder_stops "
+        "(irqs_off=irqs_off@entry=true) at tests/kgdb_test.c:250\n", "", "",
+    ]
+
+    def test_both_spinners_stopped(self):
+        self.assertEqual(kgdb.match_session(self.out(self.SPINNERS),
+                                            kgdb.STOPPED_SPINNERS), [])
+
+    def test_a_spinner_round_not_stopped(self):
+        outputs = list(self.SPINNERS)
+        outputs[3] = outputs[1]     # the irqs-off round never stopped
+        problems = kgdb.match_session(self.out(outputs), kgdb.STOPPED_SPINNERS)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'continue' printed no match", problems[0])
+
     def test_the_session_follows_the_arch(self):
         class Arch:
             name = "riscv"
             kgdb_watchpoints = False
-        self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE)
+        self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE +
+                         kgdb.STOPPED_SPINNERS + [("disconnect", None)])
         self.assertNotIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
         Arch.kgdb_watchpoints = True
-        self.assertIs(kgdb.watch_session(Arch), kgdb.WATCH_SESSION)
+        self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION +
+                         kgdb.STOPPED_SPINNERS + [("disconnect", None)])
         # A step over a watched write, on x86.
         Arch.name = "x86_64"
         self.assertIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
