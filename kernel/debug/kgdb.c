@@ -49,6 +49,7 @@ static int kgdb_in_park;	/* CPUs in kgdb_park_cpu(): the release waits */
 static bool kgdb_all_parked;	/* every other online CPU stopped */
 static bool kgdb_stepping;	/* the owner steps: it stays owner */
 static bool kgdb_in_stop;	/* the owner stops the kernel, not polls */
+static unsigned long kgdb_stops;	/* stops begun: kgdb_stopped_since() */
 
 struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
@@ -131,6 +132,17 @@ void kgdb_poll_break(void)
 
 bool kgdb_stopped(void)
 {
+	return READ_ONCE(kgdb_in_stop);
+}
+
+bool kgdb_stopped_since(unsigned long *stops)
+{
+	unsigned long now = READ_ONCE(kgdb_stops);
+
+	if (now != *stops) {
+		*stops = now;
+		return true;
+	}
 	return READ_ONCE(kgdb_in_stop);
 }
 
@@ -259,6 +271,9 @@ static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 		arch_kgdb_end_step(regs);
 		signo = step_end_signal(signo);
 	} else {
+		/* Before the IPIs: a parked CPU sees the new count once let go. */
+		WRITE_ONCE(kgdb_stops, kgdb_stops + 1);
+		smp_mb();
 		stop_other_cpus(cpu);
 	}
 	kgdb_stepping = false;

@@ -15,6 +15,7 @@
 #include <smp.h>
 #include <time.h>
 #include <arch.h>
+#include <kgdb.h>
 
 #ifdef CONFIG_DEBUG_SPINLOCK
 struct spin_debug_stats spin_debug_stats;
@@ -73,19 +74,31 @@ static void spin_lockup(spinlock_t *lock)
 }
 #endif
 
+/*
+ * The spin's clock starts again after a stop for gdb: the holder may be
+ * the CPU stopped in the stub, and this one may have been parked there
+ * or have missed the stop (interrupts off). gdb's time is no lockup. The
+ * time is read before the look at the stops, and the new start after
+ * it, so that a stop that comes between the two (this CPU parked by the
+ * IPI there) is never counted.
+ */
 static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 {
 #ifdef CONFIG_SMP
-	u64 start = 0;
+	u64 start = 0, now;
+	unsigned long kgdb_stops = 0;
 	bool reported = false;
 
 	while (!arch_spin_trylock(&lock->raw)) {
+		now = ktime_get_ns();
 		if (!start) {
-			start = ktime_get_ns();
 			__atomic_fetch_add(&lock->contended, 1,
 					   __ATOMIC_RELAXED);
 			lock_contended(&lock->dep_map);
-		} else if (!reported && ktime_get_ns() - start > spin_lockup_ns) {
+		}
+		if (kgdb_stopped_since(&kgdb_stops) || !start) {
+			start = ktime_get_ns();
+		} else if (!reported && now - start > spin_lockup_ns) {
 			spin_lockup(lock);
 			reported = true;
 		}
