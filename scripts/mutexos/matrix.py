@@ -10,8 +10,10 @@ means all of its values (see scripts/test.mk for the history):
     boot at the largest of ARCH_TEST_CPUS with the suites that reach
     the mutex (COMPARE_SUITES), where the others run every suite. The
     full matrix (nothing given) boots each of them on its
-    COMPARE_ARCHES only, and the debug build at all but its largest
-    count, which the validator's boot (below) takes;
+    COMPARE_ARCHES only, the debug build at all but its largest
+    count, which the validator's boot (below) takes, and on an arch
+    whose CPUs cannot take turns the native build at no more than
+    RACING_CPUS (_native_cpus());
   - an arch with a raw image (ARCH_RAW_IMAGE) also boots the native
     build's raw image, at the native CPU counts, and, if it has a firmware
     stand-in (ARCH_FIRMWARE_SHIM), once more through it with all its CPUs:
@@ -54,9 +56,11 @@ A boot of more than one CPU runs them in turns on one host thread where
 its arch allows it, but for the native build's at the arch's largest
 ARCH_TEST_CPUS count (_in_turns() says why).
 Every configuration is built first, then the checks and the boots run,
--j at a time, the checks first, with at most runner.THREADS_PER_CORE
-busy host threads per host core among them.  Each table is printed as
-its configuration completes and the total line comes last.
+-j at a time, the checks first (those that mostly wait beside the -j,
+WAITING_CHECKS), the longest boots next (longest_first()), with at most
+runner.THREADS_PER_CORE busy host threads per host core among them.
+Each table is printed as its configuration completes and the total line
+comes last.
 """
 
 import functools
@@ -172,7 +176,7 @@ def test_plan(arches, sel, timeout=1200, with_labs=True):
                     f"{name}-{mutex}-cpus{cpus}", cfg, arch.boot_image, cpus, timeout,
                     tests, turns=_in_turns(arch, cpus, racing=_racing(arch, mutex, cpus))))
         if "native" in mutexes and sel.cpus is None:
-            _add_rt_boots(plan, arch, timeout)
+            _add_rt_boots(plan, arch, _test_cpus(arch, "native", full), timeout)
         if arch.raw_image and "native" in mutexes:
             _add_raw_boots(plan, arch, sel, timeout)
         if "debug" in mutexes and sel.cpus is None:
@@ -213,10 +217,10 @@ COMPARE_ARCHES = {"dec": ("x86_64",), "xchg": ("arm",), "null": ("i386",),
 def _test_cpus(arch, mutex, full=False):
     """The CPU counts a mutex build boots with when none are given.
 
-    full: the full matrix (_debug_cpus()).
+    full: the full matrix (_debug_cpus(), _native_cpus()).
     """
     if mutex == "native":
-        return arch.test_cpus_native
+        return _native_cpus(arch, full)
     if mutex in COMPARE_BUILDS:
         return (_smp_cpus(arch),)
     if mutex == "debug":
@@ -230,11 +234,26 @@ RT_SUITES = "test=rtmutex.*,sched_rt.*"
 RT_CPUS = (1, 2, 4)
 
 
-def _add_rt_boots(plan, arch, timeout):
-    """The real-time suites at the RT_CPUS counts the native boots lack."""
+def _native_cpus(arch, full):
+    """The native build's CPU counts: in the full matrix, on an arch whose
+    CPUs cannot take turns (riscv), none over RACING_CPUS. Their threads
+    would outnumber the 2-core machine's cores, and no more CPUs than
+    cores run at once: riscv's 4-hart boot of every suite took 53 s and
+    about 75 s of host CPU, most of it spinning behind a preempted holder,
+    as the racing boots did at 4 CPUs (_in_turns()); the real-time suites
+    still run at 4 (_add_rt_boots()), and make test ARCH=riscv boots
+    every suite there."""
+    if full and not arch.tcg_turns:
+        return tuple(c for c in arch.test_cpus_native if c <= RACING_CPUS)
+    return arch.test_cpus_native
+
+
+def _add_rt_boots(plan, arch, booted, timeout):
+    """The real-time suites at the RT_CPUS counts the native boots
+    (booted) lack."""
     cfg = BuildConfig(arch.name, "native")
     for cpus in RT_CPUS:
-        if cpus not in arch.test_cpus_native and cpus <= arch.max_cpus:
+        if cpus not in booted and cpus <= arch.max_cpus:
             plan.boots.append(_expect_boot(f"{arch.name}-native-rt-cpus{cpus}", cfg,
                                            arch.boot_image, cpus, timeout, RT_SUITES,
                                            turns=_in_turns(arch, cpus)))
@@ -439,11 +458,12 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     # the core they leave.
     checks_first = [(_check_threads(check),
                      functools.partial(_run_check, root, arches, check, jobs,
-                                       accels, unbuilt)) for check in plan.checks]
-    tasks = checks_first + boot_tasks(root, arches, plan.boots, accels,
+                                       accels, unbuilt),
+                     check.kind not in WAITING_CHECKS) for check in plan.checks]
+    tasks = checks_first + boot_tasks(root, arches, longest_first(plan.boots), accels,
                                       frozenset(unbuilt))
-    results += run_parallel(jobs, [(width, times.timed(width, task))
-                                   for width, task in tasks],
+    results += run_parallel(jobs, [(item[0], times.timed(item[0], item[1]), *item[2:])
+                                   for item in tasks],
                             print_report, thread_budget())
     times.write(at(root, TIMELINE))
     recap = failure_recap(results)
@@ -451,6 +471,18 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
         print(recap)
     print(total_line(results), flush=True)
     return exit_code(results)
+
+
+def longest_first(boots):
+    """boots, the gdb checks first, then the race detector's and the
+    validator's boots, then the rest, each in the plan's order: the
+    longest start first, and the short ones fill the end of the run,
+    which a gdb check begun last once ended alone for 33 s."""
+    def rank(spec):
+        if spec.gdb or spec.fuzz:
+            return 0
+        return 1 if KCSAN in spec.config.conf or PROVE_LOCKING in spec.config.conf else 2
+    return sorted(boots, key=rank)
 
 
 # Where make test's time went: a line per build, check and boot.
@@ -496,14 +528,23 @@ def _children_cpu():
 
 def _check_threads(check):
     """The host threads a check keeps busy: one for the icount boots (one
-    thread runs all their CPUs), the trace scenario's CPUs, two for the
-    others (the model checker's two lanes, builds with -j2, boots of up
-    to 2 CPUs)."""
-    if check.kind in ("det-bench", "det-latency", "debug-cost"):
+    thread runs all their CPUs), the trace scenario's CPUs, one for the
+    checks that mostly wait (WAITING_CHECKS), two for the others (the
+    model checker's two lanes, builds with -j2, boots of up to 2 CPUs)."""
+    if check.kind in ("det-bench", "det-latency", "debug-cost") + WAITING_CHECKS:
         return 1
     if check.kind == "trace":
         return trace.CPUS
     return 2
+
+
+# The checks that mostly wait, on their guests' timers (a case that
+# should fail runs to its time limit) and on one boot after another:
+# run alone on the idle 2-core machine, the lab check's forges took 72 s
+# and 20 s of host CPU, its student repository 18 s and 7 s, the runner
+# check 49 s and 30 s. They keep no place of -j (run_parallel()): when
+# they held three of three, both cores were half idle for two minutes.
+WAITING_CHECKS = ("labs-forges", "labs-student-repo", "runner")
 
 
 def _run_check(root, arches, check, jobs, accels, unbuilt):

@@ -263,6 +263,24 @@ class TestPlan(unittest.TestCase):
         full = test_plan(ARCHES, Selection(("x86_64",), ("native",)))
         self.assertFalse(any("-rt-" in n for n in names(full)))
 
+    def test_no_more_threads_than_racing_cpus_where_cpus_cannot_take_turns(self):
+        full = names(test_plan(ARCHES, Selection()))
+        self.assertFalse(ARCHES["riscv"].tcg_turns)
+        self.assertNotIn("riscv-native-cpus4", full)
+        self.assertIn("riscv-native-cpus2", full)
+        rt = test_plan(ARCHES, Selection()).boots[full.index("riscv-native-rt-cpus4")]
+        self.assertTrue(rt.append.startswith(matrix.RT_SUITES + " expect_cpus=4 "))
+        self.assertIn("riscv-native-cpus4", names(test_plan(ARCHES, Selection(("riscv",)))))
+        self.assertIn("arm-native-cpus4", full)
+
+    def test_longest_boots_first(self):
+        boots = matrix.longest_first(test_plan(ARCHES, Selection()).boots)
+        ranks = [0 if b.gdb or b.fuzz else 1 if "-kcsan-" in b.name or "-lockdep-" in b.name
+                 else 2 for b in boots]
+        self.assertEqual(ranks, sorted(ranks))
+        self.assertTrue(boots[0].gdb)
+        self.assertEqual(names(test_plan(ARCHES, Selection()))[0], "arm-native-cpus1")
+
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
         # A made-up arch with a raw image boots it, whatever its name; it
         # gets an SD card check only if it boots from one.
