@@ -207,13 +207,27 @@ KCSAN_CFLAGS := $(if $(CONFIG_KCSAN),-fsanitize=thread \
 	--param=tsan-distinguish-volatile=1 \
 	--param=tsan-instrument-func-entry-exit=0)
 
-$(O)/%.o: %.c $(O)/include/generated/autoconf.h
+# An object depends on the options it reads (scripts/fixdep.py rewrites its
+# .d at the link) and on the flags, not on autoconf.h, which every option
+# changes: a build folder started as a copy of another configuration's
+# recompiles only what differs (make test does that, build.py).
+CFLAGS_FILE := $(O)/.cflags
+ifneq ($(CONFIG_GOALS),)
+ifneq ($(wildcard $(O)/include/config/auto.conf),)
+cflags_now := $(subst $(O)/,@O@/,$(CPPFLAGS) $(CFLAGS) $(KCSAN_CFLAGS) $(ASFLAGS))
+ifneq ($(cflags_now),$(file < $(CFLAGS_FILE)))
+$(file > $(CFLAGS_FILE),$(cflags_now))
+endif
+endif
+endif
+
+$(O)/%.o: %.c $(CFLAGS_FILE) | $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter $@,$(KCSAN_OFF)),,$(KCSAN_CFLAGS)) \
 		-c $< -o $@
 
-$(O)/%.o: %.S $(O)/include/generated/autoconf.h
+$(O)/%.o: %.S $(CFLAGS_FILE) | $(O)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(ASFLAGS) -c $< -o $@
@@ -232,6 +246,7 @@ $(O)/linker.lds: linker.ld $(O)/include/generated/autoconf.h
 # intermediate files are this link's own, so two makes never share them.
 KLINK = $(LD) $(ARCH_LDFLAGS) -nostdlib -z noexecstack -T $(O)/linker.lds
 $(O)/kernel.elf: $(OBJS) $(OBJLIST) $(O)/linker.lds scripts/kallsyms.py
+	$(Q)scripts/fixdep.py $(O)
 	$(Q)t=$$(mktemp -d $(O)/.link.XXXXXX) && trap 'rm -rf $$t' EXIT && \
 	$(KLINK) -o $$t/kernel1 $(OBJS) $(LIBGCC) && \
 	$(NM) -n $$t/kernel1 | scripts/kallsyms.py > $$t/kallsyms1.S && \

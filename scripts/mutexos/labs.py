@@ -27,6 +27,7 @@ instructor's tests. make autograder LAB=n zips that starting tree alone
 """
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -822,7 +823,7 @@ def copy_build_folder(root, dest, cfg):
 
 # What of a build folder holds no code: its configuration, generated
 # headers, object list and linker script.
-BUILD_CONFIG = (".config", ".objects", "include", "linker.lds")
+BUILD_CONFIG = (".config", ".objects", ".cflags", "include", "linker.lds")
 
 
 def drop_reference_builds(root, dest, folder):
@@ -860,13 +861,15 @@ def drop_reference_builds(root, dest, folder):
 
 
 def object_sources(dep):
-    """The files a dependency file (gcc -MMD -MP) says its object was
-    built from, relative to the tree; [] if it has none."""
+    """The files a dependency file (gcc -MMD -MP, then scripts/fixdep.py)
+    says its object was built from, relative to the tree; [] if it has
+    none. The options' stamps ($(wildcard ...)) are no source."""
     try:
         with open(dep, encoding="utf-8") as f:
-            words = f.read().replace("\\\n", " ").split()
+            text = f.read().replace("\\\n", " ")
     except (OSError, UnicodeDecodeError):
         return []
+    words = re.sub(r"\$\(wildcard [^)]*\)", " ", text).split()
     return [w for w in words if not w.endswith(":")]
 
 

@@ -443,9 +443,10 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     jobs = jobs or default_jobs()
     results, unbuilt = [], set()
     times = Timeline()
-    for cfg in plan.builds:
+    for i, cfg in enumerate(plan.builds):
         why = times.record(f"build {cfg.label()}", 2,
-                           lambda cfg=cfg: build.build(root, cfg, build_jobs))
+                           lambda cfg=cfg, i=i: _seed_and_build(root, cfg, plan.builds[:i],
+                                                                unbuilt, build_jobs))
         if why:
             unbuilt.add(cfg)
             results.append(StepResult(f"build {cfg.label()}", [why]))
@@ -471,6 +472,14 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
         print(recap)
     print(total_line(results), flush=True)
     return exit_code(results)
+
+
+def _seed_and_build(root, cfg, before, unbuilt, jobs):
+    """Build cfg, its folder started from the closest one built before it
+    in this run (build.seed()): most configurations differ from another
+    in a few objects. None, or why it failed."""
+    build.seed(root, cfg, [c for c in before if c not in unbuilt])
+    return build.build(root, cfg, jobs)
 
 
 def longest_first(boots):
