@@ -10,6 +10,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 ARCHES = arches.load_all(ROOT)
 
+
+def write(path, text):
+    """Write the file path, and the folders it needs."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
 # Everything passes; other CPUs' printk and a provoked BUG: report are
 # interleaved, as they are on a real serial line.
 OK_LOG = """\

@@ -9,6 +9,8 @@ import unittest
 from mutexos import build, labs
 from mutexos.build import BuildConfig
 
+from .common import write
+
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 spec = importlib.util.spec_from_file_location("fixdep", os.path.join(SCRIPTS, "fixdep.py"))
 fixdep = importlib.util.module_from_spec(spec)
@@ -19,12 +21,6 @@ DEP = """b/x/kernel/a.o: kernel/a.c b/x/include/generated/autoconf.h \\
 b/x/include/generated/autoconf.h:
 include/h.h:
 """
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 class FixDep(unittest.TestCase):

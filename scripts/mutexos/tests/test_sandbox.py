@@ -16,7 +16,7 @@ from unittest import mock
 
 from mutexos import grade, labs, sandbox
 
-from .common import ARCHES, ROOT
+from .common import ARCHES, ROOT, write
 
 REFERENCE = "the reference\n"
 
@@ -28,12 +28,6 @@ def runs():
     except sandbox.Unavailable as e:
         return str(e)
     return None
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 class Fixture(unittest.TestCase):
