@@ -18,7 +18,8 @@ socket, the console on stdout as in every test boot:
      (and from scheduler_tick's "beq out; b retry" one) must leave its
      retry loop, and from a breakpoint on irq_exit stepi must go out of
      the interrupt, and (x86) a stepi that writes a
-     watched jiffies stops in the tick after the write (gdb_checks.py);
+     watched jiffies stops in the tick after the write, and (x86, ARM) a
+     stepi into kgdb_sync_hw_breakpoints and 4 more stop (gdb_checks.py);
      gdb disconnects; then once more
      with watchpoints (watch, rwatch, hbreak, awatch) on a variable a
      test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on an arch
