@@ -579,9 +579,18 @@ static bool resume(struct session *s, bool step, struct task_struct *stepped,
 		reply_error(-ESRCH);
 		return false;
 	}
-	if (step && arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
-		reply_error(-EINVAL);	/* cannot step this one */
-		return false;
+	if (step) {
+		/*
+		 * gdb's hardware breakpoints go in before the step's own
+		 * breakpoints do: the tick loads them too (kgdb_poll_break),
+		 * so a step can lead into that code, and the stop must not
+		 * run into the step's breakpoint there (ARM hung).
+		 */
+		kgdb_sync_hw_breakpoints();
+		if (arch_kgdb_prepare_step(kgdb_cpus[s->cpu].regs)) {
+			reply_error(-EINVAL);	/* cannot step this one */
+			return false;
+		}
 	}
 	*how = step ? GDB_RESUME_STEP : GDB_RESUME_CONTINUE;
 	gdb_waiting = true;

@@ -282,12 +282,15 @@ static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 	how = gdbstub_session(cpu, woke_by == 0x03 ? KGDB_SIGINT : signo,
 			      woke_by == '$');
 	forget_cpu(cpu);
-	kgdb_sync_hw_breakpoints();
 	if (how == GDB_RESUME_STEP) {
-		/* One instruction: the others stay parked, we stay owner. */
+		/*
+		 * One instruction: the others stay parked, we stay owner.
+		 * gdb's hardware breakpoints went in before the step's.
+		 */
 		kgdb_stepping = true;
 		return;
 	}
+	kgdb_sync_hw_breakpoints();
 	if (kgdb_all_parked)
 		kgdb_free_removed_breakpoints();
 	kgdb_activate_breakpoints();

@@ -323,3 +323,41 @@ class Hits(gdb.Command):
 
 
 Hits()
+
+
+class StepInto(gdb.Command):
+    """mx-check-step-into FUNCTION CALLEE N: stop at FUNCTION's call of
+    CALLEE, step into it, then N stepi more there: each must stop. On
+    ARM the stop ran CALLEE (kgdb_sync_hw_breakpoints, which the tick's
+    kgdb_poll_break calls) after the step's breakpoint had gone into it,
+    trapped there, and gdb waited for ever."""
+
+    def __init__(self):
+        super().__init__("mx-check-step-into", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        function, callee, count = arg.split()
+        calls = [a for a, text in instructions(function) if f"<{callee}>" in text]
+        if not calls:
+            print(f"mx-step-into: no call of {callee} in {function}")
+            return
+        stop = gdb.Breakpoint(f"*{calls[0]:#x}")
+        gdb.execute("continue", to_string=True)
+        stop.delete()
+        gdb.execute("stepi", to_string=True)
+        # By address: gdb names an inlined helper at the first instruction.
+        entry = int(gdb.parse_and_eval(f"(unsigned long)&{callee}"))
+        if pc() != entry:
+            print(f"mx-step-into: the stepi at the call stopped at {pc():#x}, "
+                  f"not at {callee} ({entry:#x})")
+            return
+        gdb.execute(f"stepi {count}", to_string=True)
+        print(f"mx-step-into: into {callee} from {function} and {count} stepi "
+              f"more, at {pc():#x}")
+
+
+def pc():
+    return int(gdb.parse_and_eval("(unsigned long)$pc"))
+
+
+StepInto()

@@ -18,7 +18,8 @@ socket, the console on stdout as in every test boot:
      (and from scheduler_tick's "beq out; b retry" one) must leave its
      retry loop, and from a breakpoint on irq_exit stepi must go out of
      the interrupt, and (x86) a stepi that writes a
-     watched jiffies stops in the tick after the write (gdb_checks.py);
+     watched jiffies stops in the tick after the write, and (x86, ARM) a
+     stepi into kgdb_sync_hw_breakpoints and 4 more stop (gdb_checks.py);
      gdb disconnects; then once more
      with watchpoints (watch, rwatch, hbreak, awatch) on a variable a
      test writes on CPU 0 and on CPU 1 (kgdb_test.c), or on an arch
@@ -332,6 +333,14 @@ STEP_WATCHED = ("mx-check-step-watched timer_interrupt jiffies 40",
 # no write in 20 entries of the tick, not yet looked into.
 STEP_WATCHED_ARCHES = ("i386", "x86_64")
 
+# Steps into the code that loads gdb's hardware breakpoints, which the
+# tick calls (kgdb_poll_break): the stop runs it too, and on ARM it did
+# so after the step's breakpoint had gone in there, trapped on it and
+# hung (the fuzzer's stepi from the tick). An arch without hardware
+# breakpoints has no such call.
+STEP_INTO = ("mx-check-step-into kgdb_poll_break kgdb_sync_hw_breakpoints 4",
+             r"mx-step-into: into kgdb_sync_hw_breakpoints from kgdb_poll_break")
+
 # Out of an interrupt, one stepi at a time, from its last function: the
 # exception return (iret, sret, rfe, ldm ... pc^) stepped, with the
 # stepping CPU's interrupts off until the code it returns to has its own.
@@ -467,6 +476,8 @@ def step_session(arch):
     extra = STEP_SESSION_ARM if arch.name == "arm" else []
     if arch.name in STEP_WATCHED_ARCHES:
         extra = extra + [STEP_WATCHED]
+    if arch.kgdb_watchpoints:
+        extra = extra + [STEP_INTO]
     return STEP_SESSION + extra + STEP_OUT_SESSION + [("disconnect", None)]
 
 

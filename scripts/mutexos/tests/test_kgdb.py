@@ -362,7 +362,10 @@ class TestWatchSession(unittest.TestCase):
         self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE +
                          kgdb.STOPPED_SPINNERS + [("disconnect", None)])
         self.assertNotIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
+        self.assertNotIn(kgdb.STEP_INTO, kgdb.step_session(Arch))
         Arch.kgdb_watchpoints = True
+        # A step into the load of the hardware breakpoints, where they are.
+        self.assertIn(kgdb.STEP_INTO, kgdb.step_session(Arch))
         self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION +
                          kgdb.STOPPED_SPINNERS + [("disconnect", None)])
         # A step over a watched write, on x86.

@@ -134,5 +134,50 @@ class TestStopProblems(unittest.TestCase):
         self.assertIn("exited", kgdbfuzz.stop_problems(stop("exited-normally"), {})[0])
 
 
+
+class FakeMi:
+    """Answers each command with the next of answers; keeps the commands."""
+
+    def __init__(self, answers):
+        self.answers, self.sent = list(answers), []
+
+    def command(self, text):
+        self.sent.append(text)
+        return self.answers.pop(0)
+
+
+def thread_info(details):
+    return ("^done", {"threads": [{"id": "11", "details": details}]})
+
+
+class TestThreadOp(unittest.TestCase):
+    """op_thread on a thread whose CPU missed the stop (ARM, 4 CPUs: gdb
+    said 'Register 13 is not available' for its frames)."""
+
+    UNAVAILABLE = ("^error", {"msg": "Register 13 is not available"})
+
+    def op_thread(self, details, frames):
+        mi = FakeMi([thread_info(details), ("^done", {}), frames, ("^done", {})])
+        fuzzer = kgdbfuzz.Fuzzer(mi, {}, None, None)
+        fuzzer.stopped_thread = "10"
+        return fuzzer.op_thread(0), mi.sent
+
+    def test_unavailable_registers_of_a_thread_not_stopped(self):
+        problems, sent = self.op_thread("kgdb-busy/3 R on CPU 3, not stopped",
+                                        self.UNAVAILABLE)
+        self.assertEqual(problems, [])
+        self.assertEqual(sent[1:], ["-thread-select 11", "-stack-list-frames 0 3",
+                                    "-thread-select 10"])
+
+    def test_unavailable_registers_of_a_stopped_thread(self):
+        problems, _ = self.op_thread("kgdb-busy/3 R on CPU 3", self.UNAVAILABLE)
+        self.assertIn("Register 13 is not available", problems[0])
+
+    def test_another_error_of_a_thread_not_stopped(self):
+        problems, _ = self.op_thread("kgdb-busy/3 R on CPU 3, not stopped",
+                                     ("^error", {"msg": "Cannot access memory"}))
+        self.assertIn("Cannot access memory", problems[0])
+
+
 if __name__ == "__main__":
     unittest.main()
