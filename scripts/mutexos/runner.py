@@ -134,10 +134,7 @@ def run_parallel(jobs, tasks, on_result, threads=None):
     With threads, a budget of busy host threads, tasks are (threads,
     callable) pairs: a task starts when the running ones leave it room,
     the first in the list that fits (a wide one waits for room while
-    narrower ones go by), and one wider than the budget runs alone. A
-    (threads, callable, False) triple is a task that mostly waits (on its
-    guests' timers, on gdb): it keeps its threads of the budget but none
-    of the -j places, so that it never holds a core idle.
+    narrower ones go by), and one wider than the budget runs alone.
     on_result gets each result as soon as its task ends, so that a table
     is printed as its configuration completes. On Ctrl-C every QEMU is
     killed and no further task starts.
@@ -145,25 +142,20 @@ def run_parallel(jobs, tasks, on_result, threads=None):
     if threads is None:
         threads = float("inf")
         tasks = [(0, task) for task in tasks]
-    pending = [(min(item[0], threads), item[1], item[2] if len(item) > 2 else True)
-               for item in tasks]
-    running, used, busy, results = {}, 0, 0, []
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(pending) or 1)
+    pending = [(min(width, threads), task) for width, task in tasks]
+    running, used, results = {}, 0, []
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
         while pending or running:
             for item in list(pending):
-                width, task, takes_place = item
-                if (busy < jobs or not takes_place) and used + width <= threads:
+                if len(running) < jobs and used + item[0] <= threads:
                     pending.remove(item)
-                    running[pool.submit(task)] = item
-                    used += width
-                    busy += takes_place
+                    running[pool.submit(item[1])] = item[0]
+                    used += item[0]
             done, _ = concurrent.futures.wait(
                 running, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
-                width, _, takes_place = running.pop(future)
-                used -= width
-                busy -= takes_place
+                used -= running.pop(future)
                 result = future.result()
                 on_result(result)
                 results.append(result)
