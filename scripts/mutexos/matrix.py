@@ -55,9 +55,9 @@ means all of its values (see scripts/test.mk for the history):
 A boot of more than one CPU runs them in turns on one host thread where
 its arch allows it, but for the native build's at the arch's largest
 ARCH_TEST_CPUS count (_in_turns() says why).
-Every configuration is built first, then the checks and the boots run,
--j at a time, the checks first (those that mostly wait beside the -j,
-WAITING_CHECKS), the longest boots next (longest_first()), with at most
+Every configuration is built first, each build folder started from the
+closest one built before it (build.seed()), then the checks and the
+boots run, -j at a time, the checks first, with at most
 runner.THREADS_PER_CORE busy host threads per host core among them.
 Each table is printed as its configuration completes and the total line
 comes last.
@@ -459,12 +459,11 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     # the core they leave.
     checks_first = [(_check_threads(check),
                      functools.partial(_run_check, root, arches, check, jobs,
-                                       accels, unbuilt),
-                     check.kind not in WAITING_CHECKS) for check in plan.checks]
-    tasks = checks_first + boot_tasks(root, arches, longest_first(plan.boots), accels,
+                                       accels, unbuilt)) for check in plan.checks]
+    tasks = checks_first + boot_tasks(root, arches, plan.boots, accels,
                                       frozenset(unbuilt))
-    results += run_parallel(jobs, [(item[0], times.timed(item[0], item[1]), *item[2:])
-                                   for item in tasks],
+    results += run_parallel(jobs, [(width, times.timed(width, task))
+                                   for width, task in tasks],
                             print_report, thread_budget())
     times.write(at(root, TIMELINE))
     recap = failure_recap(results)
@@ -480,18 +479,6 @@ def _seed_and_build(root, cfg, before, unbuilt, jobs):
     in a few objects. None, or why it failed."""
     build.seed(root, cfg, [c for c in before if c not in unbuilt])
     return build.build(root, cfg, jobs)
-
-
-def longest_first(boots):
-    """boots, the gdb checks first, then the race detector's and the
-    validator's boots, then the rest, each in the plan's order: the
-    longest start first, and the short ones fill the end of the run,
-    which a gdb check begun last once ended alone for 33 s."""
-    def rank(spec):
-        if spec.gdb or spec.fuzz:
-            return 0
-        return 1 if KCSAN in spec.config.conf or PROVE_LOCKING in spec.config.conf else 2
-    return sorted(boots, key=rank)
 
 
 # Where make test's time went: a line per build, check and boot.
@@ -537,23 +524,14 @@ def _children_cpu():
 
 def _check_threads(check):
     """The host threads a check keeps busy: one for the icount boots (one
-    thread runs all their CPUs), the trace scenario's CPUs, one for the
-    checks that mostly wait (WAITING_CHECKS), two for the others (the
-    model checker's two lanes, builds with -j2, boots of up to 2 CPUs)."""
-    if check.kind in ("det-bench", "det-latency", "debug-cost") + WAITING_CHECKS:
+    thread runs all their CPUs), the trace scenario's CPUs, two for the
+    others (the model checker's two lanes, builds with -j2, boots of up
+    to 2 CPUs)."""
+    if check.kind in ("det-bench", "det-latency", "debug-cost"):
         return 1
     if check.kind == "trace":
         return trace.CPUS
     return 2
-
-
-# The checks that mostly wait, on their guests' timers (a case that
-# should fail runs to its time limit) and on one boot after another:
-# run alone on the idle 2-core machine, the lab check's forges took 72 s
-# and 20 s of host CPU, its student repository 18 s and 7 s, the runner
-# check 49 s and 30 s. They keep no place of -j (run_parallel()): when
-# they held three of three, both cores were half idle for two minutes.
-WAITING_CHECKS = ("labs-forges", "labs-student-repo", "runner")
 
 
 def _run_check(root, arches, check, jobs, accels, unbuilt):

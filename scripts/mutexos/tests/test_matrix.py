@@ -273,14 +273,6 @@ class TestPlan(unittest.TestCase):
         self.assertIn("riscv-native-cpus4", names(test_plan(ARCHES, Selection(("riscv",)))))
         self.assertIn("arm-native-cpus4", full)
 
-    def test_longest_boots_first(self):
-        boots = matrix.longest_first(test_plan(ARCHES, Selection()).boots)
-        ranks = [0 if b.gdb or b.fuzz else 1 if "-kcsan-" in b.name or "-lockdep-" in b.name
-                 else 2 for b in boots]
-        self.assertEqual(ranks, sorted(ranks))
-        self.assertTrue(boots[0].gdb)
-        self.assertEqual(names(test_plan(ARCHES, Selection()))[0], "arm-native-cpus1")
-
     def test_raw_image_and_sdcard_check_come_from_the_description(self):
         # A made-up arch with a raw image boots it, whatever its name; it
         # gets an SD card check only if it boots from one.
