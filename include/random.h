@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pseudo-random numbers for tests and benchmarks that must repeat the
- * same run from the same seed: Marsaglia's xorshift32, whose state must
+ * same run from the same starting state: Marsaglia's xorshift32, whose state must
  * never be 0.
  */
 #ifndef _RANDOM_H

@@ -250,17 +250,17 @@ static void back_off_twice(struct kunit *test)
 #define STRESS_WORKERS		4
 
 struct transferrer {
-	u32 seed;
+	u32 state;
 	int failed;			/* transfers that returned an error */
 };
 
 /* xorshift32: enough to vary the accounts and the amounts. */
-static u32 next_random(u32 *seed)
+static u32 next_random(u32 *state)
 {
-	*seed ^= *seed << 13;
-	*seed ^= *seed >> 17;
-	*seed ^= *seed << 5;
-	return *seed;
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
 }
 
 static int transfer_fn(void *arg)
@@ -269,11 +269,11 @@ static int transfer_fn(void *arg)
 	int i;
 
 	for (i = 0; i < STRESS_TRANSFERS * (int)stress_factor; i++) {
-		unsigned int from = next_random(&t->seed) % STRESS_ACCOUNTS;
-		unsigned int to = (from + 1 + next_random(&t->seed) %
+		unsigned int from = next_random(&t->state) % STRESS_ACCOUNTS;
+		unsigned int to = (from + 1 + next_random(&t->state) %
 				   (STRESS_ACCOUNTS - 1)) % STRESS_ACCOUNTS;
 
-		long amount = next_random(&t->seed) % 50;
+		long amount = next_random(&t->state) % 50;
 
 		if (ww_bank_transfer(&bank, from, to, amount))
 			t->failed++;
@@ -311,7 +311,7 @@ static void transfers_and_audits(struct kunit *test)
 
 	ww_bank_init(&bank, accounts, STRESS_ACCOUNTS, STRESS_BALANCE);
 	for (i = 0; i < STRESS_WORKERS; i++)
-		t[i] = (struct transferrer){ .seed = 0x9e3779b9u * (i + 1) };
+		t[i] = (struct transferrer){ .state = 0x9e3779b9u * (i + 1) };
 	audit = kthread_run(audit_fn, &a, "ww-audit");
 	KUNIT_ASSERT_NOT_NULL(test, audit);
 	KUNIT_EXPECT_EQ(test, workers_start(&w, STRESS_WORKERS, transfer_fn, t,

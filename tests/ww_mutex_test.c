@@ -420,7 +420,7 @@ static struct guarded guarded[STRESS_LOCKS];
 
 struct stress_task {
 	struct ww_class *ww_class;
-	u32 seed;
+	u32 state;
 	int loops;
 	unsigned long increments;
 	int backoffs;
@@ -428,12 +428,12 @@ struct stress_task {
 };
 
 /* n distinct locks, in a random order. */
-static int pick_locks(struct ww_mutex **locks, u32 *seed)
+static int pick_locks(struct ww_mutex **locks, u32 *state)
 {
 	int index[STRESS_LOCKS];
-	int n = 1 + random32_next(seed) % STRESS_MAX_HELD;
+	int n = 1 + random32_next(state) % STRESS_MAX_HELD;
 
-	random_pick(index, STRESS_LOCKS, n, seed);
+	random_pick(index, STRESS_LOCKS, n, state);
 	for (int i = 0; i < n; i++)
 		locks[i] = &guarded[index[i]].lock;
 	return n;
@@ -443,7 +443,7 @@ static void transaction(struct stress_task *s, int round)
 {
 	struct ww_mutex *locks[STRESS_MAX_HELD];
 	struct ww_acquire_ctx ctx;
-	int n = pick_locks(locks, &s->seed);
+	int n = pick_locks(locks, &s->state);
 
 	ww_acquire_init(&ctx, s->ww_class);
 	s->backoffs += ww_lock_all(locks, n, &ctx);
@@ -488,7 +488,7 @@ static void stress(struct kunit *test, struct ww_class *ww_class)
 	}
 	for (int i = 0; i < n; i++)
 		tasks[i] = (struct stress_task){
-			.ww_class = ww_class, .seed = 2654435761u * (i + 1),
+			.ww_class = ww_class, .state = 2654435761u * (i + 1),
 			.loops = STRESS_TRANSACTIONS * stress_factor / n };
 	KUNIT_ASSERT_EQ(test, workers_start(&w, n, stress_fn, tasks,
 					    sizeof(tasks[0]), true, "ww-stress"),

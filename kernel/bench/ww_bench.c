@@ -5,7 +5,7 @@
  *
  * ww.tasks tasks each run transactions for ww.secs: a transaction picks
  * 1 to ww.held of the ww.locks objects, in a random order (include/random.h, from
- * a fixed seed per task, so every round draws the same transactions),
+ * a fixed starting state per task, so every round draws the same transactions),
  * locks them, spends ww.work_us of busy work on each object while it
  * updates the object's two counts, and unlocks them. Three rounds, in one
  * boot: the global mutex around each transaction (no deadlock possible,
@@ -41,7 +41,7 @@ struct wwb_object {
 
 struct wwb_task {
 	struct task_struct *task;
-	u32 seed;
+	u32 state;
 	unsigned long txns, backoffs, updates, torn;
 };
 
@@ -53,12 +53,12 @@ static enum ww_bench_lock wwb_lock;
 static bool wwb_stop;
 
 /* n distinct objects' locks, in a random order, the same in every round. */
-static int wwb_pick(struct ww_mutex **locks, u32 *seed)
+static int wwb_pick(struct ww_mutex **locks, u32 *state)
 {
 	int index[WW_BENCH_MAX_LOCKS];
-	int n = 1 + random32_next(seed) % wwb_params->held;
+	int n = 1 + random32_next(state) % wwb_params->held;
 
-	random_pick(index, wwb_params->locks, n, seed);
+	random_pick(index, wwb_params->locks, n, state);
 	for (int i = 0; i < n; i++)
 		locks[i] = &wwb_objects[index[i]].lock;
 	return n;
@@ -82,7 +82,7 @@ static void wwb_transaction(struct wwb_task *t)
 {
 	struct ww_mutex *locks[WW_BENCH_MAX_HELD];
 	struct ww_acquire_ctx ctx;
-	int n = wwb_pick(locks, &t->seed);
+	int n = wwb_pick(locks, &t->state);
 
 	if (wwb_lock == WWB_GLOBAL) {
 		mutex_lock(&wwb_global);
@@ -123,7 +123,7 @@ static void wwb_prepare(enum ww_bench_lock lock)
 		wwb_objects[i].first = wwb_objects[i].second = 0;
 	}
 	for (int i = 0; i < wwb_params->tasks; i++)
-		wwb_tasks[i] = (struct wwb_task){ .seed = 2654435761u * (i + 1) };
+		wwb_tasks[i] = (struct wwb_task){ .state = 2654435761u * (i + 1) };
 }
 
 /* The round's totals, and whether every object's counts add up. */

@@ -671,8 +671,8 @@ def cmd_check_kgdb_fuzz(ap, arches, opts):
         ap.error(f"ARCH={without[0]} has no port for the kernel's gdb stub")
     counts = _check_cpus(ap, arches, names, _words(opts.cpus)) or kgdbfuzz.CPU_COUNTS
     _check_positive(ap, ops=opts.ops)
-    seed = opts.replay if opts.replay is not None else random.randrange(1 << 32)
-    results = kgdbfuzz.run(".", arches, names, counts, seed, opts.ops, opts.accel)
+    run = opts.replay if opts.replay is not None else random.randrange(1 << 32)
+    results = kgdbfuzz.run(".", arches, names, counts, run, opts.ops, opts.accel)
     print(total_line(results), flush=True)
     return exit_code(results)
 

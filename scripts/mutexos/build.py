@@ -114,7 +114,7 @@ def build(root, cfg, jobs=None, target="all", extra=(), log=None):
     return None
 
 
-def seed(root, cfg, built):
+def start_from(root, cfg, built):
     """Start cfg's build folder, if it has none, as a copy of the closest
     of built (configurations of this run, built already) of its arch:
     its objects, their dependency files and its options, without its
@@ -123,7 +123,7 @@ def seed(root, cfg, built):
     of them, or whose flags differ (.cflags), are compiled again
     (scripts/fixdep.py): the null build's 104 objects took 10 s of -j2
     from nothing, 1.8 s from the native build's, for the same kernel.elf,
-    byte for byte. Whether it seeded."""
+    byte for byte. Whether it copied one."""
     siblings = [c for c in built if c.arch == cfg.arch and c != cfg]
     if not siblings:
         return False

@@ -79,10 +79,10 @@ class Op:
         return self.kind if self.arg is None else f"{self.kind} {self.arg}"
 
 
-def generate(seed, count, functions, watchpoints):
-    """count operations from seed alone: functions (sorted) are the ones
+def generate(run, count, functions, watchpoints):
+    """count operations from run alone: functions (sorted) are the ones
     a breakpoint may go on; watchpoints, whether the stub has them."""
-    rng = random.Random(seed)
+    rng = random.Random(run)
     kinds = [(k, w) for k, w in WEIGHTS if watchpoints or k != "watch"]
     names, weights = zip(*kinds)
     ops = []
@@ -558,24 +558,24 @@ def mi_argv(arch, symbols):
 
 @dataclass(frozen=True)
 class Plan:
-    """One boot of the fuzzer: its arch, CPUs, operations' seed and count."""
+    """One boot of the fuzzer: its arch, CPUs, operations: run number and count."""
 
     arch: str
     cpus: int
-    seed: str
+    run: str
     ops: int
     name: str
 
 
-def plan(arch, counts, seed, ops, boot_ops=BOOT_OPS):
+def plan(arch, counts, run, ops, boot_ops=BOOT_OPS):
     """The boots of ops operations on arch over the CPU counts: each count
-    its share, in boots of at most boot_ops; each boot's seed from seed."""
+    its share, in boots of at most boot_ops; each boot's run from run."""
     boots = []
     for k, cpus in enumerate(counts):
         share = ops // len(counts) + (k < ops % len(counts))
         for n in range((share + boot_ops - 1) // boot_ops):
             count = min(boot_ops, share - n * boot_ops)
-            boots.append(Plan(arch, cpus, f"{seed}/{arch}/{cpus}/{n}", count,
+            boots.append(Plan(arch, cpus, f"{run}/{arch}/{cpus}/{n}", count,
                               f"kgdbfuzz-cpus{cpus}-{n + 1}"))
     return boots
 
@@ -591,14 +591,14 @@ def run_boot(root, arch, folder, accel, boot, replay, log=None, title=None):
     argv = kgdb.with_stub_port(arch, qemu.command(
         arch, qemu.Boot(image, boot.cpus, append), accel), port)
     functions = breakable_functions(arch, symbols)
-    ops = generate(boot.seed, boot.ops, functions, arch.kgdb_watchpoints)
+    ops = generate(boot.run, boot.ops, functions, arch.kgdb_watchpoints)
     title = title or f"kgdb fuzz {arch.name} {boot.cpus} CPU(s), {boot.ops} ops ({boot.name})"
     # A log given is its owner's to close.
     owned = contextlib.nullcontext(log) if log else open_log(folder, boot.name)[0]
     with owned as log, open(log.name[:-len(".log")] + ".ops.log", "w",
                             encoding="utf-8") as ops_log:
         ops_path, log_path, problems, done = ops_log.name, log.name, [], [0]
-        ops_log.write(f"# run {boot.seed}, {boot.ops} ops; replay: {replay}\n")
+        ops_log.write(f"# run {boot.run}, {boot.ops} ops; replay: {replay}\n")
 
         drivers = []
 
@@ -659,35 +659,35 @@ def _drive(root, arch, symbols, port, proc, console_path, ops, ops_log, problems
 # random run number); the gdb check's CPU count; ops per arch within ~30 s of
 # wall on the 2-core machine, where arm's stub is the slowest (measured
 # 15 to 24 s a boot, docs/gdb.md).
-TEST_SEED = 38
+TEST_RUN = 38
 TEST_CPUS = kgdb.CPUS
 TEST_OPS = {"i386": 40, "x86_64": 40, "riscv": 20, "arm": 10}
 
 
 def run_in_test(title, root, arch, folder, accel, log):
     """make test's short run on arch: a Result."""
-    boot = plan(arch.name, (TEST_CPUS,), TEST_SEED, TEST_OPS.get(arch.name, 10))[0]
-    replay = replay_command((arch.name,), TEST_SEED, boot.ops, (TEST_CPUS,))
+    boot = plan(arch.name, (TEST_CPUS,), TEST_RUN, TEST_OPS.get(arch.name, 10))[0]
+    replay = replay_command((arch.name,), TEST_RUN, boot.ops, (TEST_CPUS,))
     result = run_boot(root, arch, folder, accel, boot, replay, log, title)
     if result.failed_config:
         result.add_reason(f"replay: {replay} (operations: {result.ops_path})")
     return result
 
 
-def replay_command(names, seed, ops, counts):
+def replay_command(names, run, ops, counts):
     """The make command of a run: its lists as make takes them."""
     def value(words):
         words = [str(w) for w in words]
         return words[0] if len(words) == 1 else '"' + " ".join(words) + '"'
-    return (f"make check-kgdb-fuzz ARCH={value(names)} REPLAY={seed} OPS={ops} "
+    return (f"make check-kgdb-fuzz ARCH={value(names)} REPLAY={run} OPS={ops} "
             f"CPUS={value(counts)}")
 
 
-def run(root, arches, names, counts, seed, ops, accel):
+def run(root, arches, names, counts, number, ops, accel):
     """make check-kgdb-fuzz: build each arch's debug kernel, fuzz it; the
     results, one per boot."""
-    replay = replay_command(names, seed, ops, counts)
-    print(f"kgdb fuzz: run {seed}, {ops} ops per arch on {', '.join(names)} at "
+    replay = replay_command(names, number, ops, counts)
+    print(f"kgdb fuzz: run {number}, {ops} ops per arch on {', '.join(names)} at "
           f"{' and '.join(str(c) for c in counts)} CPU(s); replay: {replay}", flush=True)
     results = []
     for name in names:
@@ -699,7 +699,7 @@ def run(root, arches, names, counts, seed, ops, accel):
             print(results[-1].report(), flush=True)
             continue
         folder = os.path.join(root, build.builddir(root, cfg))
-        for boot in plan(name, counts, seed, ops):
+        for boot in plan(name, counts, number, ops):
             accel_used, _ = qemu.choose_accel(accel, arch)
             result = run_boot(root, arch, folder, accel_used, boot, replay)
             results.append(result)

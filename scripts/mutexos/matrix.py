@@ -25,7 +25,7 @@ means all of its values (see scripts/test.mk for the history):
     and a gdb check (kgdb.py): gdb on the kernel's own stub and the gdb
     helpers on both stubs, debug build, 2 CPUs, and beside it the
     debugger fuzzer's short run (kgdbfuzz.py: TEST_OPS operations of a
-    constant seed at TEST_CPUS CPUs);
+    constant run number at TEST_CPUS CPUs);
   - the real-time suites (RT_SUITES) run at 1, 2 and 4 CPUs on every
     arch: an arch whose native counts lack one boots the native build
     there once more with those suites alone, when native is selected and
@@ -56,7 +56,7 @@ A boot of more than one CPU runs them in turns on one host thread where
 its arch allows it, but for the native build's at the arch's largest
 ARCH_TEST_CPUS count (_in_turns() says why).
 Every configuration is built first, each build folder started from the
-closest one built before it (build.seed()), then the checks and the
+closest one built before it (build.start_from()), then the checks and the
 boots run, -j at a time, the checks first, with at most
 runner.THREADS_PER_CORE busy host threads per host core among them.
 Each table is printed as its configuration completes and the total line
@@ -445,7 +445,7 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     times = Timeline()
     for i, cfg in enumerate(plan.builds):
         why = times.record(f"build {cfg.label()}", 2,
-                           lambda cfg=cfg, i=i: _seed_and_build(root, cfg, plan.builds[:i],
+                           lambda cfg=cfg, i=i: _build_from_closest(root, cfg, plan.builds[:i],
                                                                 unbuilt, build_jobs))
         if why:
             unbuilt.add(cfg)
@@ -473,11 +473,11 @@ def run_plan(root, arches, plan, jobs=None, accel="tcg", build_jobs=None):
     return exit_code(results)
 
 
-def _seed_and_build(root, cfg, before, unbuilt, jobs):
+def _build_from_closest(root, cfg, before, unbuilt, jobs):
     """Build cfg, its folder started from the closest one built before it
-    in this run (build.seed()): most configurations differ from another
+    in this run (build.start_from()): most configurations differ from another
     in a few objects. None, or why it failed."""
-    build.seed(root, cfg, [c for c in before if c not in unbuilt])
+    build.start_from(root, cfg, [c for c in before if c not in unbuilt])
     return build.build(root, cfg, jobs)
 
 

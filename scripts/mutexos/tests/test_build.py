@@ -1,5 +1,5 @@
 """A build folder's dependencies on its options, and a folder started as
-a copy of another configuration's (scripts/fixdep.py, build.seed())."""
+a copy of another configuration's (scripts/fixdep.py, build.start_from())."""
 
 import importlib.util
 import os
@@ -57,7 +57,7 @@ class FixDep(unittest.TestCase):
             self.assertEqual(f.read(), once)
 
 
-class Seed(unittest.TestCase):
+class StartFrom(unittest.TestCase):
     def test_closest_configuration(self):
         native, debug = BuildConfig("i386", "native"), BuildConfig("i386", "debug")
         validator = BuildConfig("i386", "debug", "CONFIG_PROVE_LOCKING=y CONFIG_LOCK_STAT=y")

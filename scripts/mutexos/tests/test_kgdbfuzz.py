@@ -45,7 +45,7 @@ class TestMi(unittest.TestCase):
 
 
 class TestGenerate(unittest.TestCase):
-    def test_a_seed_gives_the_same_ops(self):
+    def test_a_run_number_gives_the_same_ops(self):
         one = kgdbfuzz.generate("38/i386/1/0", 300, FUNCTIONS, True)
         self.assertEqual(one, kgdbfuzz.generate("38/i386/1/0", 300, FUNCTIONS, True))
         self.assertNotEqual(one, kgdbfuzz.generate("39/i386/1/0", 300, FUNCTIONS, True))
@@ -81,7 +81,7 @@ class TestPlan(unittest.TestCase):
         self.assertEqual(sum(b.ops for b in boots), 2001)
         self.assertEqual(sum(b.ops for b in boots if b.cpus == 1), 1001)
         self.assertTrue(all(b.ops <= 250 for b in boots))
-        self.assertEqual(len({b.seed for b in boots}), len(boots))
+        self.assertEqual(len({b.run for b in boots}), len(boots))
         self.assertEqual(len({b.name for b in boots}), len(boots))
 
     def test_few_ops(self):
