@@ -7,6 +7,7 @@
  * total.
  */
 #include <kernel.h>
+#include <random.h>
 #include <ww_bank.h>
 #include "helpers.h"
 
@@ -254,26 +255,17 @@ struct transferrer {
 	int failed;			/* transfers that returned an error */
 };
 
-/* xorshift32: enough to vary the accounts and the amounts. */
-static u32 next_random(u32 *state)
-{
-	*state ^= *state << 13;
-	*state ^= *state >> 17;
-	*state ^= *state << 5;
-	return *state;
-}
-
 static int transfer_fn(void *arg)
 {
 	struct transferrer *t = arg;
 	int i;
 
 	for (i = 0; i < STRESS_TRANSFERS * (int)stress_factor; i++) {
-		unsigned int from = next_random(&t->state) % STRESS_ACCOUNTS;
-		unsigned int to = (from + 1 + next_random(&t->state) %
+		unsigned int from = random32_next(&t->state) % STRESS_ACCOUNTS;
+		unsigned int to = (from + 1 + random32_next(&t->state) %
 				   (STRESS_ACCOUNTS - 1)) % STRESS_ACCOUNTS;
 
-		long amount = next_random(&t->state) % 50;
+		long amount = random32_next(&t->state) % 50;
 
 		if (ww_bank_transfer(&bank, from, to, amount))
 			t->failed++;
