@@ -46,9 +46,9 @@ bool kgdb_handle_trap(struct pt_regs *regs, int signo);
 bool kgdb_stopped(void);
 /*
  * For the wall-clock watchdogs (a spinlock's lockup check): true while
- * the kernel is stopped for gdb, or when a stop began since the count
- * in *stops, which it then updates (start with 0). The time around it
- * is gdb's, not the watched code's: the watchdog starts its clock again.
+ * the kernel is stopped for gdb, or when a stop began or ended since the
+ * count in *stops, which it then updates (start with 0). The time around
+ * it is gdb's, not the watched code's: the watchdog starts its clock again.
  */
 bool kgdb_stopped_since(unsigned long *stops);
 /* From the IPI handler: park this CPU until gdb lets the kernel go. */

@@ -26,7 +26,10 @@
  * interrupts on (the stop parks it), then off (it misses the stop and
  * spins on through it). gdb keeps the kernel stopped for longer than
  * the lowered lockup limit: the stop is gdb's time, not a lockup, and
- * must not be reported as one.
+ * must not be reported as one. CPU 0 keeps the lock a moment after the
+ * stop, so that the spinner's clock is looked at once the stop is over.
+ * A third round parks CPU 1 only after it has seen the stop begin: its
+ * next look at kgdb_stopped_since(), after the stop, must report one.
  *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
@@ -230,24 +233,39 @@ static void watched_by_gdb(struct kunit *test)
 volatile int kgdb_test_spinners;	/* written by the gdb check through the stub */
 
 #ifdef CONFIG_DEBUG_SPINLOCK
-int kgdb_test_stopped_round;	/* the holder's last stop: 1 irqs on, 2 off */
+/* How CPU 1's task goes through the holder's stop: gdb shows the name. */
+enum kgdb_test_spinner {
+	SPINNER_PARKED,		/* spins with interrupts on: the IPI parks it */
+	SPINNER_MISSES_STOP,	/* spins with interrupts off */
+	SPINNER_PARKS_LATE,	/* sees the stop begin, then parks */
+	SPINNER_ROUNDS
+};
+enum kgdb_test_spinner kgdb_test_stopped_round;	/* the holder's last stop */
 
 /* Well under gdb's stop, well over the hold without one. */
 #define STOPPED_LOCKUP_NS	(500 * NSEC_PER_MSEC)
 #define SPINNER_IN_LOOP_MS	20	/* for it to reach its spin */
+/*
+ * After the stop, as code stopped anywhere in a critical section goes
+ * on: the spinner comes back from the park while the lock is still held.
+ */
+#define HELD_AFTER_STOP_MS	100
+/* For the owner to count the stop and send its IPIs (it waits up to 1 s). */
+#define STOP_UNDER_WAY_MS	50
 
 struct stopped_holder {
 	spinlock_t lock;
-	bool irqs_off;		/* the spinner's interrupts, while it spins */
+	enum kgdb_test_spinner how;
 	volatile bool holding;
 	volatile bool spinning;
 	volatile bool taken;	/* the spinner got the lock after the stop */
+	bool end_seen;		/* SPINNER_PARKS_LATE: the stop's end counted */
 };
 
 /* Where gdb's breakpoint goes, with the lock held: a call the compiler keeps. */
-noinline void kgdb_test_holder_stops(bool irqs_off)
+noinline void kgdb_test_holder_stops(enum kgdb_test_spinner how)
 {
-	WRITE_ONCE(kgdb_test_stopped_round, irqs_off + 1);
+	WRITE_ONCE(kgdb_test_stopped_round, how);
 }
 
 static int hold_through_stop(void *arg)
@@ -259,7 +277,8 @@ static int hold_through_stop(void *arg)
 	while (!READ_ONCE(h->spinning))
 		cpu_relax();
 	mdelay(SPINNER_IN_LOOP_MS);
-	kgdb_test_holder_stops(h->irqs_off);
+	kgdb_test_holder_stops(h->how);
+	mdelay(HELD_AFTER_STOP_MS);
 	spin_unlock(&h->lock);
 	return 0;
 }
@@ -295,29 +314,62 @@ static int spin_irqs_off_through_stop(void *arg)
 	return 0;
 }
 
+/*
+ * What a spinner with interrupts on does when the stop's IPI comes just
+ * after its look at kgdb_stopped_since() (on a loaded host, often): it
+ * has seen the stop begin, and is parked before its next look. That look,
+ * once the stop is over, must still report a stop, or the spinner's
+ * clock runs from before the park (a lockup reported by CI at 2 CPUs).
+ */
+static int park_late_through_stop(void *arg)
+{
+	struct stopped_holder *h = arg;
+	unsigned long stops = 0;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	kgdb_stopped_since(&stops);
+	reach_spin(h);
+	while (!kgdb_stopped())
+		cpu_relax();
+	mdelay(STOP_UNDER_WAY_MS);
+	kgdb_stopped_since(&stops);
+	local_irq_restore(flags);	/* the IPI: parked until gdb continues */
+	while (kgdb_stopped())
+		cpu_relax();
+	h->end_seen = kgdb_stopped_since(&stops);
+	spin_lock(&h->lock);
+	h->taken = true;
+	spin_unlock(&h->lock);
+	return 0;
+}
+
 static void spinners_while_stopped(struct kunit *test)
 {
-	static int (*const spinners[])(void *) = {
-		spin_through_stop, spin_irqs_off_through_stop,
+	static int (*const spinners[SPINNER_ROUNDS])(void *) = {
+		[SPINNER_PARKED] = spin_through_stop,
+		[SPINNER_MISSES_STOP] = spin_irqs_off_through_stop,
+		[SPINNER_PARKS_LATE] = park_late_through_stop,
 	};
 	static struct stopped_holder h;
 	unsigned long before = spin_debug_stats.lockup;
 	u64 saved = spin_lockup_ns;
-	int irqs_off;
+	enum kgdb_test_spinner how;
 
 	if (!READ_ONCE(kgdb_test_spinners))
 		kunit_skip(test, "for the gdb check, which sets kgdb_test_spinners at kgdbwait");
 	KUNIT_ASSERT_TRUE(test, num_online_cpus() >= 2);
 	spin_lockup_ns = STOPPED_LOCKUP_NS;
-	for (irqs_off = 0; irqs_off <= 1; irqs_off++) {
+	for (how = 0; how < SPINNER_ROUNDS; how++) {
 		memset(&h, 0, sizeof(h));
 		spin_lock_init(&h.lock);
-		h.irqs_off = irqs_off;
-		KUNIT_EXPECT_EQ(test, run_pair(hold_through_stop,
-					       spinners[irqs_off], &h,
-					       "kgdb-lockup"), 0);
+		h.how = how;
+		KUNIT_EXPECT_EQ(test, run_pair(hold_through_stop, spinners[how],
+					       &h, "kgdb-lockup"), 0);
 		KUNIT_EXPECT_TRUE(test, h.taken);
 	}
+	/* The last round's: its look after the stop reported one. */
+	KUNIT_EXPECT_TRUE(test, h.end_seen);
 	spin_lockup_ns = saved;
 	KUNIT_EXPECT_EQ(test, spin_debug_stats.lockup, before);
 }

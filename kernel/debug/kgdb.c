@@ -49,7 +49,7 @@ static int kgdb_in_park;	/* CPUs in kgdb_park_cpu(): the release waits */
 static bool kgdb_all_parked;	/* every other online CPU stopped */
 static bool kgdb_stepping;	/* the owner steps: it stays owner */
 static bool kgdb_in_stop;	/* the owner stops the kernel, not polls */
-static unsigned long kgdb_stops;	/* stops begun: kgdb_stopped_since() */
+static unsigned long kgdb_stop_edges;	/* stops begun and ended */
 
 struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
@@ -137,7 +137,7 @@ bool kgdb_stopped(void)
 
 bool kgdb_stopped_since(unsigned long *stops)
 {
-	unsigned long now = READ_ONCE(kgdb_stops);
+	unsigned long now = READ_ONCE(kgdb_stop_edges);
 
 	if (now != *stops) {
 		*stops = now;
@@ -256,6 +256,18 @@ static int __kgdb_nobreak step_end_signal(int signo)
 	return arch_kgdb_io_getc() == 0x03 ? KGDB_SIGINT : signo;
 }
 
+/*
+ * Before the IPIs, and again before the parked CPUs go: a CPU that looked
+ * at the count between the first and its park (the IPI takes a while)
+ * sees the second once let go, and does not count the stop as its own
+ * time (kgdb_stopped_since()).
+ */
+static void __kgdb_nobreak count_stop_edge(void)
+{
+	WRITE_ONCE(kgdb_stop_edges, kgdb_stop_edges + 1);
+	smp_mb();
+}
+
 /* gdb's conversation with the owner; the text holds no breakpoint meanwhile. */
 static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 				     int signo)
@@ -271,9 +283,7 @@ static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 		arch_kgdb_end_step(regs);
 		signo = step_end_signal(signo);
 	} else {
-		/* Before the IPIs: a parked CPU sees the new count once let go. */
-		WRITE_ONCE(kgdb_stops, kgdb_stops + 1);
-		smp_mb();
+		count_stop_edge();
 		stop_other_cpus(cpu);
 	}
 	kgdb_stepping = false;
@@ -294,6 +304,7 @@ static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 	if (kgdb_all_parked)
 		kgdb_free_removed_breakpoints();
 	kgdb_activate_breakpoints();
+	count_stop_edge();
 	release_other_cpus();
 	kgdb_in_stop = false;
 	drop_owner();

@@ -80,13 +80,14 @@ static void spin_lockup(spinlock_t *lock)
  * or have missed the stop (interrupts off). gdb's time is no lockup. The
  * time is read before the look at the stops, and the new start after
  * it, so that a stop that comes between the two (this CPU parked by the
- * IPI there) is never counted.
+ * IPI there) is never counted; a park that comes after a look that saw
+ * the stop begin is seen by the stop's end.
  */
 static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 {
 #ifdef CONFIG_SMP
 	u64 start = 0, now;
-	unsigned long kgdb_stops = 0;
+	unsigned long stop_edges = 0;
 	bool reported = false;
 
 	while (!arch_spin_trylock(&lock->raw)) {
@@ -96,7 +97,7 @@ static void debug_spin_lock(spinlock_t *lock, unsigned long ip)
 					   __ATOMIC_RELAXED);
 			lock_contended(&lock->dep_map);
 		}
-		if (kgdb_stopped_since(&kgdb_stops) || !start) {
+		if (kgdb_stopped_since(&stop_edges) || !start) {
 			start = ktime_get_ns();
 		} else if (!reported && now - start > spin_lockup_ns) {
 			spin_lockup(lock);

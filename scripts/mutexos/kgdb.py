@@ -416,29 +416,31 @@ WATCH_SESSION_NONE = [
     polled_hits("n", 1, 40),
     ("delete", None),
 ]
-# Then (tests/kgdb_test.c, spinners_while_stopped) two stops in a call
-# CPU 0 makes with a spinlock held that CPU 1 spins on: first with its
-# interrupts on (the stop parks it), then off (it misses the stop). gdb
-# keeps each stop longer than the case's lowered lockup limit, which the
-# case checks does not count gdb's time (a lockup was reported on x86_64
-# after a long stop of the fuzzer's).
+# Then (tests/kgdb_test.c, spinners_while_stopped) three stops in a
+# call CPU 0 makes with a spinlock held that CPU 1 spins on: first with
+# its interrupts on (the stop parks it), then off (it misses the stop).
+# gdb keeps each of those stops longer than the case's lowered lockup
+# limit, which the case checks does not count gdb's time (a lockup was
+# reported on x86_64 after a long stop of the fuzzer's). In the third,
+# CPU 1 parks only after it has seen the stop begin (a lockup CI saw).
 HOLDER_STOPS = "kgdb_test_holder_stops"
 STOP_HELD_SECS = 2
 
 
-def holder_stops(irqs_off):
-    """A continue that must stop at the holder's call in the round whose
-    spinner has its interrupts off ("true") or on ("false")."""
+def holder_stops(how):
+    """A continue that must stop at the holder's call in the round named
+    how (enum kgdb_test_spinner)."""
     return ("continue", rf"hit Breakpoint \d+, {HOLDER_STOPS} "
-                        rf"\(irqs_off=(irqs_off@entry=)?{irqs_off}\)")
+                        rf"\(how=(how@entry=)?{how}\)")
 
 
 STOPPED_SPINNERS = [
     ("break " + HOLDER_STOPS, None),
-    holder_stops("false"),
+    holder_stops("SPINNER_PARKED"),
     (f"shell sleep {STOP_HELD_SECS}", None),
-    holder_stops("true"),
+    holder_stops("SPINNER_MISSES_STOP"),
     (f"shell sleep {STOP_HELD_SECS}", None),
+    holder_stops("SPINNER_PARKS_LATE"),
     ("delete", None),
 ]
 

@@ -338,13 +338,15 @@ class TestWatchSession(unittest.TestCase):
 
     SPINNERS = [
         "Breakpoint 7 at 0x151340: file tests/kgdb_test.c, line 250.\n",
-        "Thread 18 hit Breakpoint 7, kgdb_test_holder_stops (irqs_off=false) "
+        "Thread 18 hit Breakpoint 7, kgdb_test_holder_stops (how=SPINNER_PARKED) "
         "at tests/kgdb_test.c:250\n", "",
         "Thread 21 hit Breakpoint 7, kgdb_test_holder_stops "
-        "(irqs_off=irqs_off@entry=true) at tests/kgdb_test.c:250\n", "", "",
+        "(how=how@entry=SPINNER_MISSES_STOP) at tests/kgdb_test.c:250\n", "",
+        "Thread 24 hit Breakpoint 7, kgdb_test_holder_stops "
+        "(how=SPINNER_PARKS_LATE) at tests/kgdb_test.c:250\n", "",
     ]
 
-    def test_both_spinners_stopped(self):
+    def test_every_spinner_round_stopped(self):
         self.assertEqual(kgdb.match_session(self.out(self.SPINNERS),
                                             kgdb.STOPPED_SPINNERS), [])
 
