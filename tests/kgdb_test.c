@@ -31,6 +31,11 @@
  * A third round parks CPU 1 only after it has seen the stop begin: its
  * next look at kgdb_stopped_since(), after the stop, must report one.
  *
+ * unmask_stepped: CPU 0, with a tick waiting behind its masked
+ * interrupts, turns them back on at kgdb_test_unmask_at, where gdb steps
+ * that one instruction (cpsie i, csrs sstatus, sti): the tick must not
+ * run inside the stepi (jiffies, which CPU 0's tick counts, stays).
+ *
  * busy_until_released: the kernel keeps running, taking a mutex on every
  * CPU, until the check has sent its last break. A break must find the
  * kernel running; were the run to end meanwhile, nobody would answer
@@ -242,14 +247,18 @@ enum kgdb_test_spinner {
 };
 enum kgdb_test_spinner kgdb_test_stopped_round;	/* the holder's last stop */
 
-/* Well under gdb's stop, well over the hold without one. */
-#define STOPPED_LOCKUP_NS	(500 * NSEC_PER_MSEC)
+/*
+ * Half gdb's stop (STOP_HELD_SECS in kgdb.py), and far over the hold
+ * without one: under TCG on a loaded host a 100 ms mdelay() was seen to
+ * take 320 ms, and one over 500 ms.
+ */
+#define STOPPED_LOCKUP_NS	(1500 * NSEC_PER_MSEC)
 #define SPINNER_IN_LOOP_MS	20	/* for it to reach its spin */
 /*
  * After the stop, as code stopped anywhere in a critical section goes
  * on: the spinner comes back from the park while the lock is still held.
  */
-#define HELD_AFTER_STOP_MS	100
+#define HELD_AFTER_STOP_MS	50
 /* For the owner to count the stop and send its IPIs (it waits up to 1 s). */
 #define STOP_UNDER_WAY_MS	50
 
@@ -380,6 +389,36 @@ static void spinners_while_stopped(struct kunit *test)
 }
 #endif
 
+volatile int kgdb_test_unmask;	/* written by the gdb check through the stub */
+
+/* Over a tick at HZ=100: one waits when interrupts come back. */
+#define TICK_PENDING_MS	30
+
+/* The label marks the unmasking instruction, where gdb's breakpoint goes. */
+static noinline __attribute__((noclone)) void unmask_at_label(void)
+{
+	asm volatile(".globl kgdb_test_unmask_at\nkgdb_test_unmask_at:" ::: "memory");
+	arch_local_irq_enable();
+}
+
+static int unmask_with_tick_pending(void *unused)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	mdelay(TICK_PENDING_MS);
+	unmask_at_label();
+	local_irq_restore(flags);
+	return 0;
+}
+
+static void unmask_stepped(struct kunit *test)
+{
+	if (!READ_ONCE(kgdb_test_unmask))
+		kunit_skip(test, "for the gdb check, which sets kgdb_test_unmask at kgdbwait");
+	KUNIT_EXPECT_EQ(test, run_driver(unmask_with_tick_pending, NULL), 0);
+}
+
 #define BUSY_LIMIT_SECS	600	/* a check that never lets go */
 #define BUSY_HOLD_US	50
 
@@ -447,6 +486,7 @@ static struct kunit_case kgdb_cases[] = {
 	KUNIT_CASE_SLOW(cpu0_irqs_off, ASK_WAIT_SECS + 300),
 	KUNIT_CASE(watched_by_gdb),
 	KUNIT_CASE(spinners_while_stopped),
+	KUNIT_CASE(unmask_stepped),
 	KUNIT_CASE_SLOW(busy_until_released, BUSY_LIMIT_SECS + 60),
 	{}
 };

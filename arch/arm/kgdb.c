@@ -181,6 +181,7 @@ void arch_kgdb_sleeping_regs(u8 *image, struct task_struct *p)
 #define MAX_EXCLUSIVE	16	/* instructions from an ldrex to its loop's end */
 
 static u32 step_insn;		/* the instruction the step started at */
+static bool step_emulated;	/* the stub did step_insn itself */
 static u32 step_irq_bit;	/* CPSR.I of the stepped code */
 static struct task_struct *step_task;	/* whose I bit step_irq_bit is */
 
@@ -434,6 +435,27 @@ static bool is_mrs_cpsr(u32 insn)
 	return (insn & 0x0fff0fff) == 0x010f0000;
 }
 
+/*
+ * CPSIE/CPSID without a mode change: the stub does it on the stepped
+ * code's cpsr instead of running it. Run, a cpsie i takes an interrupt
+ * that waits (the tick, say) before the step's breakpoint: inside the
+ * stepi, and a step out of an idle CPU's tick then went round the
+ * scheduler for ever. The I bit it leaves comes back when the step ends.
+ */
+static bool emulate_cps(struct pt_regs *regs, u32 insn)
+{
+	u32 bits = insn & (PSR_A | PSR_I | PSR_F);
+	unsigned int imod = insn >> 18 & 3;
+
+	if ((insn & 0xfff1fe20) != 0xf1000000 || imod < 2 || insn & (1 << 17))
+		return false;
+	if (imod == 2)
+		regs->cpsr &= ~bits;	/* IE */
+	else
+		regs->cpsr |= bits;	/* ID */
+	return true;
+}
+
 /* CPSID/CPSIE with i, or MSR to CPSR's control field: I is its own. */
 static bool sets_irq_bit(u32 insn)
 {
@@ -478,12 +500,13 @@ int arch_kgdb_prepare_step(struct pt_regs *regs)
 		err = next_pc(regs, &exits[0]);
 		n = 1;
 	}
-	if (!err && is_wfe(step_insn))
-		regs->pc = exits[0];	/* a hint: stepped as a nop */
 	if (!err)
 		err = kgdb_plant_step_breaks(exits, n);
 	if (err)
 		return err;
+	step_emulated = emulate_cps(regs, step_insn);
+	if (step_emulated || is_wfe(step_insn))
+		regs->pc = exits[0];	/* done here, or a hint: not run */
 	step_irq_bit = regs->cpsr & PSR_I;
 	if (is_rfe(step_insn) && mask_rfe_irqs(regs)) {
 		kgdb_remove_step_breaks();
@@ -498,7 +521,7 @@ void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 	unsigned int rd = step_insn >> 12 & 15;
 
 	kgdb_remove_step_breaks();
-	if (sets_irq_bit(step_insn) || current != step_task)
+	if ((sets_irq_bit(step_insn) && !step_emulated) || current != step_task)
 		return;
 	if (is_mrs_cpsr(step_insn) && rd < 13 && cond_passes(step_insn, regs->cpsr))
 		regs->r[rd] = (regs->r[rd] & ~PSR_I) | step_irq_bit;

@@ -260,14 +260,24 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
  * A step plants breakpoints where execution may go next: one, or the
  * exits of an lr..sc loop. The stepping hart runs with interrupts off
  * meanwhile (the tick takes spinlocks, which may hold a step breakpoint);
- * the SIE the code had comes back when the step ends.
+ * the SIE the code had comes back when the step ends. An instruction
+ * that sets SIE itself (csrs sstatus: every local_irq_enable()) would
+ * take an interrupt that waits before the step's ebreak, so sie, which
+ * enables each source, is clear during the step too; a wfi then would
+ * wait for ever, and is stepped as the hint it is.
  */
 #define MAX_EXCLUSIVE	16	/* instructions from an lr to its loop's end */
 #define CSR_SSTATUS	0x100
 
 static u32 step_insn;		/* the instruction the step started at */
 static unsigned long step_irq_bit;	/* SPIE: the stepped code's SIE */
+static unsigned long step_sie;		/* the hart's sie before the step */
 static struct task_struct *step_task;	/* whose SIE step_irq_bit is */
+
+static bool is_wfi(u32 insn, int len)
+{
+	return len == 4 && insn == 0x10500073;
+}
 
 static bool is_lr(u32 insn, int len)
 {
@@ -356,6 +366,9 @@ int arch_kgdb_prepare_step(struct pt_regs *regs)
 		err = kgdb_plant_step_breaks(exits, n);
 	if (err)
 		return err;
+	if (is_wfi(step_insn, len))
+		regs->epc = exits[0];
+	step_sie = csr_read_clear(sie, IE_SSIE | IE_STIE | IE_SEIE);
 	irq_frame = exit_frame ?: regs;
 	step_irq_bit = irq_frame->status & SR_SPIE;
 	irq_frame->status &= ~SR_SPIE;
@@ -387,6 +400,7 @@ void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 	bool writes = false;
 
 	kgdb_remove_step_breaks();
+	csr_set(sie, step_sie);
 	if (current != step_task)
 		return;
 	if (is_sstatus_op(step_insn, &writes) && rd)

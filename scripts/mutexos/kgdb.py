@@ -77,7 +77,7 @@ CPUS = 2
 # The last case (tests/kgdb_test.c) keeps the kernel running until the
 # last break is in: a run that ended meanwhile would leave it unanswered.
 APPEND = ("test=mutex.*,kgdb.watched_by_gdb,kgdb.spinners_while_stopped,"
-          "kgdb.busy_until_released kgdbwait "
+          "kgdb.unmask_stepped,kgdb.busy_until_released kgdbwait "
           "expect_cpus=2 hung_task_timeout=0")
 # The same boot for an arch without a port for the stub.
 NO_STUB_APPEND = "test=mutex.* expect_cpus=2 hung_task_timeout=0"
@@ -424,7 +424,7 @@ WATCH_SESSION_NONE = [
 # reported on x86_64 after a long stop of the fuzzer's). In the third,
 # CPU 1 parks only after it has seen the stop begin (a lockup CI saw).
 HOLDER_STOPS = "kgdb_test_holder_stops"
-STOP_HELD_SECS = 2
+STOP_HELD_SECS = 3      # twice the case's lockup limit
 
 
 def holder_stops(how):
@@ -443,14 +443,29 @@ STOPPED_SPINNERS = [
     holder_stops("SPINNER_PARKS_LATE"),
     ("delete", None),
 ]
+# Then (unmask_stepped) a stepi of the instruction that turns CPU 0's
+# interrupts back on while a tick waits: the tick runs after the step,
+# not inside it (on arm and riscv it ran inside, and a step out of an
+# idle CPU's tick went round the scheduler for ever).
+UNMASK_AT = "kgdb_test_unmask_at"
+UNMASK_STEP = [
+    (f"break *{UNMASK_AT}", None),
+    ("continue", rf"hit Breakpoint \d+, (0x[0-9a-f]+ in )?"
+                 rf"(arch_local_irq_enable|unmask_at_label|{UNMASK_AT}) "),
+    ("set $ticks = jiffies", None),
+    ("stepi", None),
+    ("p jiffies - $ticks", r"\$\d+ = 0\b"),
+    ("delete", None),
+]
 
 
 def watch_session(arch):
     """The watchpoint checks for arch, its stub's watchpoints
     (ARCH_KGDB_WATCHPOINTS) or gdb's message that it has none, then the
-    long stops with a spinner, ending with gdb disconnected."""
+    long stops with a spinner and the step of an unmask, ending with gdb
+    disconnected."""
     watches = WATCH_SESSION if arch.kgdb_watchpoints else WATCH_SESSION_NONE
-    return watches + STOPPED_SPINNERS + [("disconnect", None)]
+    return watches + STOPPED_SPINNERS + UNMASK_STEP + [("disconnect", None)]
 
 
 # After a break (0x03): every task's backtrace, and the stopped one's.
@@ -592,7 +607,8 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
     try:
         wait_for_line(log_path, WAITING, proc)
         addrs = symbol_addresses(arch, symbols, ("kgdb_test_busy", "kgdb_test_watch",
-                                                 "kgdb_test_spinners"))
+                                                 "kgdb_test_spinners",
+                                                 "kgdb_test_unmask"))
         busy_addr = addrs["kgdb_test_busy"]
         with connect(port, None) as sock:
             rsp = Rsp(sock)
@@ -600,6 +616,7 @@ def _drive_kernel_stub(root, arch, symbols, port, problems, outputs, proc, log_p
             problems += set_int(rsp, busy_addr, CHECK_HERE)
             problems += set_int(rsp, addrs["kgdb_test_watch"], CHECK_HERE)
             problems += set_int(rsp, addrs["kgdb_test_spinners"], CHECK_HERE)
+            problems += set_int(rsp, addrs["kgdb_test_unmask"], CHECK_HERE)
         out, found = run_gdb(arch, symbols, port, KERNEL_STUB_SESSION, root)
         outputs.append(("gdb on the kernel's stub", out))
         problems += found

@@ -357,19 +357,38 @@ class TestWatchSession(unittest.TestCase):
         self.assertEqual(len(problems), 1)
         self.assertIn("'continue' printed no match", problems[0])
 
+    # From arm before the stub did cpsie itself: the tick ran in the stepi.
+    UNMASK = [
+        "Breakpoint 8 at 0x51bdc: file arch/arm/include/asm/irqflags.h, line 23.\n",
+        "Thread 18 hit Breakpoint 8, arch_local_irq_enable () at "
+        "arch/arm/include/asm/irqflags.h:23\n", "",
+        "0x00051be0 in unmask_at_label () at tests/kgdb_test.c:398\n",
+        "$1 = 1\n", "",
+    ]
+
+    def test_a_tick_inside_the_unmask_step(self):
+        problems = kgdb.match_session(self.out(self.UNMASK), kgdb.UNMASK_STEP)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'p jiffies - $ticks' printed no match", problems[0])
+        outputs = list(self.UNMASK)
+        outputs[4] = "$1 = 0\n"
+        self.assertEqual(kgdb.match_session(self.out(outputs), kgdb.UNMASK_STEP), [])
+
     def test_the_session_follows_the_arch(self):
         class Arch:
             name = "riscv"
             kgdb_watchpoints = False
         self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION_NONE +
-                         kgdb.STOPPED_SPINNERS + [("disconnect", None)])
+                         kgdb.STOPPED_SPINNERS + kgdb.UNMASK_STEP +
+                         [("disconnect", None)])
         self.assertNotIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
         self.assertNotIn(kgdb.STEP_INTO, kgdb.step_session(Arch))
         Arch.kgdb_watchpoints = True
         # A step into the load of the hardware breakpoints, where they are.
         self.assertIn(kgdb.STEP_INTO, kgdb.step_session(Arch))
         self.assertEqual(kgdb.watch_session(Arch), kgdb.WATCH_SESSION +
-                         kgdb.STOPPED_SPINNERS + [("disconnect", None)])
+                         kgdb.STOPPED_SPINNERS + kgdb.UNMASK_STEP +
+                         [("disconnect", None)])
         # A step over a watched write, on x86.
         Arch.name = "x86_64"
         self.assertIn(kgdb.STEP_WATCHED, kgdb.step_session(Arch))
