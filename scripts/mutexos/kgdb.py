@@ -27,6 +27,9 @@ socket, the console on stdout as in every test boot:
      each held a while, in a call made with a spinlock held that another
      CPU spins on, parked and then with interrupts off: the case
      (kgdb_test.c) fails if the spinlock lockup check counted gdb's time;
+     a third in which that CPU parks only after it saw the stop begin;
+     and a stepi of CPU 0's local_irq_enable() with a tick waiting,
+     which must not run the tick (jiffies stays);
   4. the raw client: 'c', once the kernel runs its last case (which keeps
      it busy until step 5 lets it end) a break (0x03), T02, and it leaves
      the kernel stopped; gdb attached there: bt goes through <signal handler
