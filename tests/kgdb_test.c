@@ -330,23 +330,38 @@ static int spin_irqs_off_through_stop(void *arg)
  * once the stop is over, must still report a stop, or the spinner's
  * clock runs from before the park (a lockup reported by CI at 2 CPUs).
  */
+/* Until gdb stops the kernel, or a check that never does is given up. */
+static bool wait_for_stop(void)
+{
+	u64 end = ktime_get_ns() + SPIN_LIMIT_NS;
+
+	while (!kgdb_stopped()) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
 static int park_late_through_stop(void *arg)
 {
 	struct stopped_holder *h = arg;
 	unsigned long stops = 0;
 	unsigned long flags;
+	bool stopped;
 
 	local_irq_save(flags);
 	kgdb_stopped_since(&stops);
 	reach_spin(h);
-	while (!kgdb_stopped())
-		cpu_relax();
-	mdelay(STOP_UNDER_WAY_MS);
-	kgdb_stopped_since(&stops);
+	stopped = wait_for_stop();
+	if (stopped) {
+		mdelay(STOP_UNDER_WAY_MS);
+		kgdb_stopped_since(&stops);
+	}
 	local_irq_restore(flags);	/* the IPI: parked until gdb continues */
 	while (kgdb_stopped())
 		cpu_relax();
-	h->end_seen = kgdb_stopped_since(&stops);
+	h->end_seen = stopped && kgdb_stopped_since(&stops);
 	spin_lock(&h->lock);
 	h->taken = true;
 	spin_unlock(&h->lock);
