@@ -177,7 +177,6 @@ static long c_b_offset(u32 insn)
 #define OP_JALR		0x67
 #define OP_JAL		0x6f
 #define OP_AMO		0x2f
-#define OP_SYSTEM	0x73
 
 static bool is_branch(u32 insn, int len)
 {
@@ -258,21 +257,17 @@ static int next_pc(const struct pt_regs *r, unsigned long *next)
 
 /*
  * A step plants breakpoints where execution may go next: one, or the
- * exits of an lr..sc loop. The stepping hart runs with interrupts off
- * meanwhile (the tick takes spinlocks, which may hold a step breakpoint);
- * the SIE the code had comes back when the step ends. An instruction
- * that sets SIE itself (csrs sstatus: every local_irq_enable()) would
- * take an interrupt that waits before the step's ebreak, so sie, which
- * enables each source, is clear during the step too; a wfi then would
- * wait for ever, and is stepped as the hint it is.
+ * exits of an lr..sc loop. The stepping hart takes no interrupt meanwhile
+ * (the tick takes spinlocks, which may hold a step breakpoint): sie,
+ * which enables each source, is clear until the step ends. The code's
+ * own SIE is left as it is, so that a csrr of sstatus reads it and a
+ * csrs that sets it (every local_irq_enable()) takes no interrupt that
+ * waits before the step's ebreak. A wfi would then wait for ever, and
+ * is stepped as the hint it is.
  */
 #define MAX_EXCLUSIVE	16	/* instructions from an lr to its loop's end */
-#define CSR_SSTATUS	0x100
 
-static u32 step_insn;		/* the instruction the step started at */
-static unsigned long step_irq_bit;	/* SPIE: the stepped code's SIE */
 static unsigned long step_sie;		/* the hart's sie before the step */
-static struct task_struct *step_task;	/* whose SIE step_irq_bit is */
 
 static bool is_wfi(u32 insn, int len)
 {
@@ -329,85 +324,52 @@ static int exclusive_exits(unsigned long pc, unsigned long *exits)
  * trap further in would overwrite the sepc and sstatus it has written
  * (sret then went where the step trapped, or to U-mode). The step goes
  * on to the frame's epc, the frame being where sp points as the way out
- * begins; its SPIE, the code's SIE there, is held off in the frame until
- * the step ends, as the stepping hart's interrupts are for any step.
+ * begins.
  */
 extern const unsigned long riscv_trap_exit[2];
 
-static struct pt_regs *into_trap_exit(struct pt_regs *regs, unsigned long *next)
+static void into_trap_exit(struct pt_regs *regs, unsigned long *next)
 {
 	struct pt_regs *frame = (struct pt_regs *)regs_reg(regs, REG_SP);
+	unsigned long epc;
 
-	if (*next < riscv_trap_exit[0] || *next >= riscv_trap_exit[1] ||
-	    copy_from_kernel_nofault(next, &frame->epc, sizeof(*next)))
-		return NULL;
-	return frame;
+	if (*next >= riscv_trap_exit[0] && *next < riscv_trap_exit[1] &&
+	    !copy_from_kernel_nofault(&epc, &frame->epc, sizeof(epc)))
+		*next = epc;
 }
 
 int arch_kgdb_prepare_step(struct pt_regs *regs)
 {
 	unsigned long exits[KGDB_MAX_STEP_BREAKS];
-	struct pt_regs *irq_frame, *exit_frame = NULL;
 	int len, n = 0, err = 0;
+	u32 insn;
 
-	len = fetch(regs->epc, &step_insn);
+	len = fetch(regs->epc, &insn);
 	if (len < 0)
 		return len;
-	step_task = current;
-	if (is_lr(step_insn, len))
+	if (is_lr(insn, len))
 		n = exclusive_exits(regs->epc, exits);
 	if (!n) {
 		err = next_pc(regs, &exits[0]);
 		n = 1;
 	}
 	if (!err && n == 1)
-		exit_frame = into_trap_exit(regs, &exits[0]);
+		into_trap_exit(regs, &exits[0]);
 	if (!err)
 		err = kgdb_plant_step_breaks(exits, n);
 	if (err)
 		return err;
-	if (is_wfi(step_insn, len))
+	if (is_wfi(insn, len))
 		regs->epc = exits[0];
 	step_sie = csr_read_clear(sie, IE_SSIE | IE_STIE | IE_SEIE);
-	irq_frame = exit_frame ?: regs;
-	step_irq_bit = irq_frame->status & SR_SPIE;
-	irq_frame->status &= ~SR_SPIE;
-	regs->status &= ~SR_SPIE;
 	return 0;
 }
 
-/* A csrr* of sstatus: whether it reads (rd) and whether it writes. */
-static bool is_sstatus_op(u32 insn, bool *writes)
-{
-	unsigned int funct3 = bits(insn, 14, 12);
-
-	if ((insn & 0x7f) != OP_SYSTEM || !(funct3 & 3) ||
-	    bits(insn, 31, 20) != CSR_SSTATUS)
-		return false;
-	/* csrrw(i) always writes; csrrs(i), csrrc(i) not with x0 or 0 */
-	*writes = (funct3 & 3) == 1 || bits(insn, 19, 15) != 0;
-	return true;
-}
-
-/*
- * The code's own SIE comes back, unless the stepped instruction set it
- * or the step ended in another task; one that read sstatus sees that
- * SIE, not the step's.
- */
+/* The hart's interrupt sources come back, whichever task the step ended in. */
 void __kgdb_nobreak arch_kgdb_end_step(struct pt_regs *regs)
 {
-	unsigned int rd = bits(step_insn, 11, 7);
-	bool writes = false;
-
 	kgdb_remove_step_breaks();
 	csr_set(sie, step_sie);
-	if (current != step_task)
-		return;
-	if (is_sstatus_op(step_insn, &writes) && rd)
-		regs_reg(regs, rd) = (regs_reg(regs, rd) & ~SR_SIE) |
-				     (step_irq_bit ? SR_SIE : 0);
-	if (!writes)
-		regs->status = (regs->status & ~SR_SPIE) | step_irq_bit;
 }
 
 /*
