@@ -11,6 +11,11 @@ import gdb
 BRANCH_TO = re.compile(r"^b(?:eq|ne|cs|cc|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)?\s+(0x[0-9a-f]+)")
 
 
+def pc():
+    """The selected thread's pc."""
+    return int(gdb.parse_and_eval("(unsigned long)$pc"))
+
+
 def instructions(function):
     """(address, text) of function's instructions."""
     start = int(gdb.parse_and_eval(f"(unsigned long)&{function}"))
@@ -58,12 +63,12 @@ class StepExclusive(gdb.Command):
         pcs = []
         for step in range(1, int(count) + 1):
             gdb.execute("stepi", to_string=True)
-            pcs.append(int(gdb.parse_and_eval("(unsigned long)$pc")))
+            pcs.append(pc())
             if not ldrex <= pcs[-1] <= retry:
                 break
         else:
             print(f"mx-step: still in {ldrex:#x}..{retry:#x} after {count} stepi: "
-                  + " ".join(f"{pc:#x}" for pc in pcs[-6:]))
+                  + " ".join(f"{a:#x}" for a in pcs[-6:]))
             return
         if interrupt_frames() != interrupts:
             print("mx-step: a step ended in an interrupt handler: "
@@ -145,7 +150,7 @@ class StepOut(gdb.Command):
                 print(f"mx-step-out: out of the interrupt after {step} stepi, "
                       f"by a task switch to thread {thread_id()[1]}")
                 return
-            if int(gdb.parse_and_eval("(unsigned long)$pc")) == back:
+            if pc() == back:
                 break
         else:
             print(f"mx-step-out: still in the interrupt after {arg} stepi, at "
@@ -219,16 +224,16 @@ class StepAt(gdb.Command):
         found = [(a, t) for a, t in insns if t.split()[0] == mnemonic]
         addr, text = found[int((nth or [1])[0]) - 1]
         for _ in range(1 if mnemonic == "blx" else self.TRIES):
-            out, pc = self.step_from(addr)
-            if "failure reply" in out or pc != addr + 4:
+            out, at = self.step_from(addr)
+            if "failure reply" in out or at != addr + 4:
                 break
-        inside = insns[0][0] <= pc <= insns[-1][0]
-        if "failure reply" in out or pc == addr or \
-                (mnemonic == "blx") != (pc == addr + 4) or not inside:
+        inside = insns[0][0] <= at <= insns[-1][0]
+        if "failure reply" in out or at == addr or \
+                (mnemonic == "blx") != (at == addr + 4) or not inside:
             print(f"mx-step-at: stepi at {text!r} ({addr:#x}) in {function}: "
-                  f"pc {pc:#x}: {out.strip()}")
+                  f"pc {at:#x}: {out.strip()}")
             return
-        print(f"mx-step-at: stepped {mnemonic} at {addr:#x}, pc {pc:#x}")
+        print(f"mx-step-at: stepped {mnemonic} at {addr:#x}, pc {at:#x}")
 
     @staticmethod
     def step_from(addr):
@@ -237,7 +242,7 @@ class StepAt(gdb.Command):
         gdb.execute("continue", to_string=True)
         stop.delete()
         out = gdb.execute("stepi", to_string=True)
-        return out, int(gdb.parse_and_eval("(unsigned long)$pc"))
+        return out, pc()
 
 
 StepAt()
@@ -265,21 +270,21 @@ class StepWatched(gdb.Command):
             gdb.execute("continue", to_string=True)
             stop.delete()
             watch = gdb.Breakpoint(variable, gdb.BP_WATCHPOINT, gdb.WP_WRITE)
-            pc = self.step_to_write(watch, first, last, int(count))
+            at = self.step_to_write(watch, first, last, int(count))
             watch.delete()
-            if pc is not None:
+            if at is not None:
                 break
         else:
             print(f"mx-step-watched: no step wrote {variable} in {self.TRIES} "
                   f"entries of {function}")
             return
         where = gdb.newest_frame().name()
-        if not first <= pc <= last:
+        if not first <= at <= last:
             print(f"mx-step-watched: the step that wrote {variable} stopped at "
-                  f"{pc:#x} ({where}), not in {function}")
+                  f"{at:#x} ({where}), not in {function}")
             return
         print(f"mx-step-watched: the step that wrote {variable} stopped at "
-              f"{pc:#x} in {function}")
+              f"{at:#x} in {function}")
 
     @staticmethod
     def step_to_write(watch, first, last, count):
@@ -288,10 +293,10 @@ class StepWatched(gdb.Command):
         for _ in range(count):
             hits = watch.hit_count
             gdb.execute("stepi", to_string=True)
-            pc = int(gdb.parse_and_eval("(unsigned long)$pc"))
+            at = pc()
             if watch.hit_count > hits:
-                return pc
-            if not first <= pc <= last:
+                return at
+            if not first <= at <= last:
                 return None
         return None
 
@@ -354,10 +359,6 @@ class StepInto(gdb.Command):
         gdb.execute(f"stepi {count}", to_string=True)
         print(f"mx-step-into: into {callee} from {function} and {count} stepi "
               f"more, at {pc():#x}")
-
-
-def pc():
-    return int(gdb.parse_and_eval("(unsigned long)$pc"))
 
 
 StepInto()
