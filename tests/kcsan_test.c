@@ -276,8 +276,13 @@ static void plain_counter_is_reported(struct kunit *test)
 	KUNIT_EXPECT_GT(test, run_racers(test, plain_increment,
 					 plain_increment, 2, tries(RACE_TRIES),
 					 true), 0);
+	/*
+	 * Both sides named, or "race at unknown origin": a write that came
+	 * after the other CPU's look for watchpoints and before its store,
+	 * seen by the value check (riscv, 2 CPUs, once in make test).
+	 */
 	KUNIT_EXPECT_TRUE(test, printk_log_find(pos,
-		"BUG: KCSAN: data-race in plain_increment / plain_increment"));
+		"BUG: KCSAN: data-race in plain_increment"));
 }
 
 static void report_names_both_functions(struct kunit *test)
