@@ -300,9 +300,10 @@ def _run(root, arches, lab, checks, names, accel, results_path, case_timeout, sa
 def check_before_running(root, arches, lab, checks, names, say):
     """Build every configuration the checks use and check the lab's files
     in each (precheck.py), before any boot: the Violations found, or the
-    BuildError of a build that failed."""
+    BuildError of a build that failed. The first configuration with a
+    violation ends it: the submission is flagged either way, and the
+    other builds would only cost time (a person reads the files)."""
     files = labs.submitted_files(labs.ROOT, lab)
-    found = []
     for name in names:
         cfgs = dict.fromkeys(c.build(name) for c in checks if c.runs_on(name)
                              and c.kind in ("boot", "insns", "planted"))
@@ -310,10 +311,11 @@ def check_before_running(root, arches, lab, checks, names, say):
             failed = build_for_grade(root, cfg)
             if failed:
                 return failed
-            found += precheck.check(root, cfg, f"{arches[name].cross}nm", lab, files)
-    if not found:
-        say(f"grade: lab {lab.number}'s files use only what the lab allows")
-    return list(dict.fromkeys(found))
+            found = precheck.check(root, cfg, f"{arches[name].cross}nm", lab, files)
+            if found:
+                return list(dict.fromkeys(found))
+    say(f"grade: lab {lab.number}'s files use only what the lab allows")
+    return []
 
 
 # The checks a violation fails: every one that runs the lab's code.
