@@ -136,6 +136,20 @@ void arch_kgdb_breakpoint(void);
 int arch_kgdb_prepare_step(struct pt_regs *regs);
 void arch_kgdb_end_step(struct pt_regs *regs);
 
+/*
+ * A CPU parked for gdb sleeps, since a spinning one takes a whole host
+ * CPU from the emulator while gdb looks: begin silences what would end
+ * each wait at once (its tick); wait sleeps until the owner's wake
+ * (arch_kgdb_park_wake) or another interrupt is pending, unless *release
+ * is no longer gen, and may return early; end undoes begin with what it
+ * returned. The owner wakes each other online CPU when it lets them go.
+ */
+unsigned long arch_kgdb_park_begin(void);
+void arch_kgdb_park_wait(const volatile unsigned long *release,
+			 unsigned long gen);
+void arch_kgdb_park_end(unsigned long saved);
+void arch_kgdb_park_wake(unsigned int cpu);
+
 /* The stub's own serial port: polled, never by interrupt; its name. */
 extern const char arch_kgdb_port_name[];
 void arch_kgdb_io_init(void);

@@ -16,6 +16,7 @@ enum ipi_type {
 	IPI_CALL_FUNC,
 	IPI_BACKTRACE,
 	IPI_KGDB,		/* stop here while gdb looks (kernel/debug/) */
+	IPI_WAKE,		/* nothing to do: ends a wait in wfi (kgdb's park) */
 	NR_IPIS,
 };
 

@@ -136,6 +136,9 @@ void smp_handle_ipi(enum ipi_type type, struct pt_regs *regs)
 	case IPI_KGDB:
 		kgdb_park_cpu(regs);
 		break;
+	case IPI_WAKE:
+		/* The wfi it ended is over: nothing else to do. */
+		break;
 	default:
 		break;
 	}

@@ -11,6 +11,7 @@
 #include <arch.h>
 #include <irq.h>
 #include <time.h>
+#include <smp.h>
 #include <asm/rpi.h>
 
 #define CNTV_CTL_ENABLE		(1 << 0)
@@ -48,6 +49,14 @@ static inline void write_cntv_ctl(u32 ctl)
 {
 	asm volatile("mcr p15, 0, %0, c14, c3, 1" :: "r" (ctl));
 	isb();
+}
+
+static inline u32 read_cntv_ctl(void)
+{
+	u32 ctl;
+
+	asm volatile("mrc p15, 0, %0, c14, c3, 1" : "=r" (ctl));
+	return ctl;
 }
 
 void arch_time_init(void)
@@ -98,3 +107,37 @@ void arm_handle_timer(void)
 	program_next_tick(read_cntv_cval());
 	timer_interrupt();
 }
+
+#ifdef CONFIG_KGDB
+/*
+ * A core parked for gdb sleeps in wfi until the owner's IPI_WAKE. Its
+ * tick is masked at the timer meanwhile: wfi ends on any pending
+ * interrupt, masked by the I bit or not, so a tick that came due would
+ * turn each wait into a spin. Unmasked again, a tick that came due is
+ * taken once the core's interrupts are back on, as after any stop.
+ */
+unsigned long __kgdb_nobreak arch_kgdb_park_begin(void)
+{
+	u32 ctl = read_cntv_ctl();
+
+	write_cntv_ctl(ctl | CNTV_CTL_IMASK);
+	return ctl;
+}
+
+/* wfi sleeps through no interrupt that came pending after the look. */
+void __kgdb_nobreak arch_kgdb_park_wait(const volatile unsigned long *release,
+					unsigned long gen)
+{
+	asm volatile("dsb sy\n\twfi" ::: "memory");
+}
+
+void __kgdb_nobreak arch_kgdb_park_end(unsigned long saved)
+{
+	write_cntv_ctl(saved);
+}
+
+void __kgdb_nobreak arch_kgdb_park_wake(unsigned int cpu)
+{
+	writel(1U << IPI_WAKE, LOCAL_MBOX_SET(cpu, MBOX_IPI));
+}
+#endif

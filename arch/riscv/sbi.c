@@ -7,7 +7,6 @@
 #include <asm/sbi.h>
 
 #define SBI_TIME_SET_TIMER	0
-#define SBI_IPI_SEND_IPI	0
 #define SBI_HSM_HART_START	0
 #define SBI_HSM_HART_STATUS	2
 #define SBI_SRST_RESET		0

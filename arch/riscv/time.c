@@ -79,3 +79,49 @@ void riscv_handle_timer(void)
 	program_next_tick(smp_processor_id());
 	timer_interrupt();
 }
+
+#ifdef CONFIG_KGDB
+/*
+ * A hart parked for gdb sleeps in wfi until the owner's IPI. While it
+ * is parked, sie lets only that IPI end a wait: wfi ends on any
+ * interrupt sie enables, whether sstatus.SIE is set or not, and a tick
+ * or the UART's interrupt (gdb's own bytes) would turn each wait into a
+ * spin. What came pending meanwhile is taken once the hart's interrupts
+ * are back on, as after any stop.
+ */
+unsigned long __kgdb_nobreak arch_kgdb_park_begin(void)
+{
+	unsigned long enabled = csr_read(sie);
+
+	csr_write(sie, IE_SSIE);
+	return enabled;
+}
+
+/* wfi sleeps through no interrupt that came pending after the look. */
+void __kgdb_nobreak arch_kgdb_park_wait(const volatile unsigned long *release,
+					unsigned long gen)
+{
+	asm volatile("wfi" ::: "memory");
+}
+
+void __kgdb_nobreak arch_kgdb_park_end(unsigned long saved)
+{
+	csr_write(sie, saved);
+}
+
+/*
+ * SSIP alone, with no IPI of riscv_handle_ipi() pending: it finds
+ * nothing to do. An ecall of its own: the shared SBI code may hold one
+ * of gdb's breakpoints, and the owner wakes the harts with them planted.
+ */
+void __kgdb_nobreak arch_kgdb_park_wake(unsigned int cpu)
+{
+	register unsigned long a0 asm("a0") = 1;		/* hart mask... */
+	register unsigned long a1 asm("a1") = cpu_hartid[cpu];	/* ...from it */
+	register unsigned long a6 asm("a6") = SBI_IPI_SEND_IPI;
+	register unsigned long a7 asm("a7") = SBI_EXT_IPI;
+
+	asm volatile("ecall" : "+r" (a0), "+r" (a1) : "r" (a6), "r" (a7)
+		     : "memory");
+}
+#endif

@@ -31,6 +31,7 @@
 #define LVT_MASKED		0x10000
 #define LVT_PERIODIC		0x20000
 #define ICR_PENDING		0x1000
+#define ICR_NMI			0x400
 #define ICR_INIT		0x500
 #define ICR_STARTUP		0x600
 #define ICR_ASSERT		0x4000
@@ -78,20 +79,35 @@ void lapic_eoi(void)
 	lapic_write(APIC_EOI, 0);
 }
 
-static void lapic_wait_icr(void)
+static __always_inline void lapic_wait_icr(void)
 {
-	while (lapic_read(APIC_ICR_LO) & ICR_PENDING)
+	while (readl(lapic_base + APIC_ICR_LO) & ICR_PENDING)
 		cpu_relax();
 }
 
-void lapic_send_ipi(u32 apic_id, u32 vector)
+/* The command register's two halves: who, then what (which sends it). */
+static __always_inline void lapic_send(u32 apic_id, u32 command)
 {
 	unsigned long flags = arch_local_irq_save();
 
 	lapic_wait_icr();
-	lapic_write(APIC_ICR_HI, apic_id << 24);
-	lapic_write(APIC_ICR_LO, vector);
+	writel(apic_id << 24, lapic_base + APIC_ICR_HI);
+	writel(command, lapic_base + APIC_ICR_LO);
 	arch_local_irq_restore(flags);
+}
+
+void lapic_send_ipi(u32 apic_id, u32 vector)
+{
+	lapic_send(apic_id, vector);
+}
+
+/*
+ * An NMI ends a hlt that runs with interrupts off: kgdb's release of a
+ * parked CPU. The stub sends it with gdb's breakpoints planted.
+ */
+void __kgdb_nobreak lapic_send_nmi(u32 apic_id)
+{
+	lapic_send(apic_id, ICR_NMI);
 }
 
 /* The universal start-up: INIT, then STARTUP twice, with the pauses. */

@@ -146,13 +146,65 @@ static bool __kgdb_nobreak step_nested_in_debug_trap(struct pt_regs *regs)
 }
 
 /*
+ * A parked CPU sleeps in hlt with its interrupts off, as every gate of
+ * the IDT leaves them: only the owner's NMI ends it (below), and the
+ * tick and the IPIs wait in the local APIC until the CPU is let go.
+ * There is nothing to silence.
+ */
+unsigned long __kgdb_nobreak arch_kgdb_park_begin(void)
+{
+	return 0;
+}
+
+/*
+ * The look at the release and the hlt in one piece of asm, which the
+ * NMI sends back to its start when it comes before the hlt ran: else
+ * the hlt, run after the NMI, would sleep through it for ever.
+ */
+void __kgdb_nobreak arch_kgdb_park_wait(const volatile unsigned long *release,
+					unsigned long gen)
+{
+	asm volatile("kgdb_park_look:\n\t"
+		     "cmp %1, %0\n\t"
+		     "jne 1f\n"
+		     "kgdb_park_hlt:\n\t"
+		     "hlt\n"
+		     "1:"
+		     :: "m" (*release), "r" (gen) : "memory", "cc");
+}
+
+void __kgdb_nobreak arch_kgdb_park_end(unsigned long saved)
+{
+}
+
+void __kgdb_nobreak arch_kgdb_park_wake(unsigned int cpu)
+{
+	lapic_send_nmi(x86_cpu_apic_id[cpu]);
+}
+
+/*
+ * The NMI of arch_kgdb_park_wake(). One that came between the park's
+ * look at the release and its hlt (the hlt not run yet) sends it back
+ * to the look, which sees the release the owner made before the NMI.
+ */
+static bool __kgdb_nobreak park_woken(struct pt_regs *regs)
+{
+	extern char kgdb_park_look[], kgdb_park_hlt[];
+	unsigned long pc = regs_pc(regs);
+
+	if (pc >= (unsigned long)kgdb_park_look && pc <= (unsigned long)kgdb_park_hlt)
+		regs_pc(regs) = (unsigned long)kgdb_park_look;
+	return true;
+}
+
+/*
  * int3 traps with the pc after it. At a breakpoint gdb planted (even
  * one the stub has just taken out again), gdb wants to see the pc at
  * the breakpoint, and the original instruction runs from there once
  * the text is clean; a compiled-in int3
  * (arch_kgdb_breakpoint) is passed. A debug trap is a hardware
  * breakpoint's or watchpoint's (hw_breakpoint.c), or a single step's,
- * which ends a step.
+ * which ends a step. An NMI is the owner's wake of a parked CPU.
  */
 bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 {
@@ -167,5 +219,7 @@ bool __kgdb_nobreak x86_kgdb_trap(struct pt_regs *regs)
 		return true;
 	if (regs->vector == X86_TRAP_DB && single_stepped())
 		return kgdb_handle_trap(regs, KGDB_SIGTRAP);
+	if (regs->vector == X86_TRAP_NMI)
+		return park_woken(regs);
 	return false;
 }

@@ -50,6 +50,8 @@ static bool kgdb_all_parked;	/* every other online CPU stopped */
 static bool kgdb_stepping;	/* the owner steps: it stays owner */
 static bool kgdb_in_stop;	/* the owner stops the kernel, not polls */
 static unsigned long kgdb_stop_edges;	/* stops begun and ended */
+/* Waits of parked CPUs that ended this stop: a sleeping CPU makes few. */
+static unsigned long kgdb_park_wakeups;
 
 struct kgdb_cpu kgdb_cpus[NR_CPUS];
 
@@ -174,6 +176,18 @@ static void __kgdb_nobreak forget_cpu(unsigned int cpu)
 	kgdb_cpus[cpu].task = NULL;
 }
 
+/* Asleep until the owner bumps kgdb_release past gen (and wakes us). */
+static void __kgdb_nobreak park_until_released(unsigned long gen)
+{
+	unsigned long saved = arch_kgdb_park_begin();
+
+	while (READ_ONCE(kgdb_release) == gen) {
+		arch_kgdb_park_wait(&kgdb_release, gen);
+		__atomic_fetch_add(&kgdb_park_wakeups, 1, __ATOMIC_RELAXED);
+	}
+	arch_kgdb_park_end(saved);
+}
+
 /*
  * The IPI's handler, and a trap while another CPU owns the stub: wait
  * here until the owner lets us go. The count of CPUs in here goes up
@@ -191,8 +205,7 @@ void __kgdb_nobreak kgdb_park_cpu(struct pt_regs *regs)
 	if (READ_ONCE(kgdb_stopping)) {
 		record_cpu(cpu, regs);
 		__atomic_fetch_add(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
-		while (READ_ONCE(kgdb_release) == gen)
-			cpu_relax();
+		park_until_released(gen);
 		forget_cpu(cpu);
 		__atomic_fetch_sub(&kgdb_parked, 1, __ATOMIC_SEQ_CST);
 	}
@@ -206,6 +219,7 @@ static void __kgdb_nobreak stop_other_cpus(unsigned int self)
 	unsigned int cpu, want = 0;
 	u64 deadline;
 
+	WRITE_ONCE(kgdb_park_wakeups, 0);
 	WRITE_ONCE(kgdb_stopping, 1);
 	smp_mb();
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -232,11 +246,21 @@ static void __kgdb_nobreak stop_other_cpus(unsigned int self)
  * until then a new stop could count a leaving CPU as stopped, and gdb
  * would read registers that CPU is already using again.
  */
-static void __kgdb_nobreak release_other_cpus(void)
+static void __kgdb_nobreak release_other_cpus(unsigned int self)
 {
+	unsigned int cpu;
+
 	WRITE_ONCE(kgdb_stopping, 0);
 	smp_mb();
 	WRITE_ONCE(kgdb_release, kgdb_release + 1);
+	/*
+	 * Every other online CPU, not only those seen parked: one on its way
+	 * in looks at kgdb_release before it sleeps, and a wakeup it does
+	 * not need only ends a wait early.
+	 */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != self && cpu_online(cpu))
+			arch_kgdb_park_wake(cpu);
 	while (__atomic_load_n(&kgdb_in_park, __ATOMIC_SEQ_CST))
 		cpu_relax();
 }
@@ -305,7 +329,7 @@ static void __kgdb_nobreak kgdb_stop(unsigned int cpu, struct pt_regs *regs,
 		kgdb_free_removed_breakpoints();
 	kgdb_activate_breakpoints();
 	count_stop_edge();
-	release_other_cpus();
+	release_other_cpus(cpu);
 	kgdb_in_stop = false;
 	drop_owner();
 }

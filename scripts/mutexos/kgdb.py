@@ -437,10 +437,15 @@ def holder_stops(how):
                         rf"\(how=(how@entry=)?{how}\)")
 
 
+# In the first stop CPU 1 is parked the whole time: it sleeps (wfi, or
+# hlt on x86) until gdb resumes, and fewer than 100 of its waits end; a
+# parked CPU that spun took a whole host CPU, and made millions.
+PARK_WAKEUPS = ("p kgdb_park_wakeups", r"\$\d+ = \d{1,2}$")
 STOPPED_SPINNERS = [
     ("break " + HOLDER_STOPS, None),
     holder_stops("SPINNER_PARKED"),
     (f"shell sleep {STOP_HELD_SECS}", None),
+    PARK_WAKEUPS,
     holder_stops("SPINNER_MISSES_STOP"),
     (f"shell sleep {STOP_HELD_SECS}", None),
     holder_stops("SPINNER_PARKS_LATE"),

@@ -11,6 +11,7 @@
 
 /* Interrupt vectors. 0-31 are the CPU's exceptions. */
 #define X86_TRAP_DB		1	/* debug: a single step */
+#define X86_TRAP_NMI		2	/* only kgdb's wake sends one */
 #define X86_TRAP_BP		3	/* breakpoint: int3 */
 #define X86_TRAP_GP		13	/* general protection */
 #define X86_TRAP_PF		14	/* page fault */
@@ -55,6 +56,7 @@ void lapic_init(void);			/* this CPU */
 void lapic_eoi(void);
 u32 lapic_id(void);
 void lapic_send_ipi(u32 apic_id, u32 vector);
+void lapic_send_nmi(u32 apic_id);
 void lapic_send_init_sipi(u32 apic_id, u32 start_page);
 void lapic_timer_start(void);
 void lapic_timer_calibrate(void);
