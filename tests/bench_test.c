@@ -68,7 +68,7 @@ static void ramfs_semantics(struct kunit *test)
  * How long each run lasts: long enough for every thread to have its turns,
  * short because every boot of make test runs these (stress= multiplies).
  */
-#define RUN_MSECS		500
+#define RUN_MSECS		250
 
 /*
  * every_thread: each thread must have got the lock at least once. Only
