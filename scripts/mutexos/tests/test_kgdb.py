@@ -339,7 +339,7 @@ class TestWatchSession(unittest.TestCase):
     SPINNERS = [
         "Breakpoint 7 at 0x151340: file tests/kgdb_test.c, line 250.\n",
         "Thread 18 hit Breakpoint 7, kgdb_test_holder_stops (how=SPINNER_PARKED) "
-        "at tests/kgdb_test.c:250\n", "",
+        "at tests/kgdb_test.c:250\n", "", "$1 = 0\n",
         "Thread 21 hit Breakpoint 7, kgdb_test_holder_stops "
         "(how=how@entry=SPINNER_MISSES_STOP) at tests/kgdb_test.c:250\n", "",
         "Thread 24 hit Breakpoint 7, kgdb_test_holder_stops "
@@ -352,10 +352,22 @@ class TestWatchSession(unittest.TestCase):
 
     def test_a_spinner_round_not_stopped(self):
         outputs = list(self.SPINNERS)
-        outputs[3] = outputs[1]     # the irqs-off round never stopped
+        outputs[4] = outputs[1]     # the irqs-off round never stopped
         problems = kgdb.match_session(self.out(outputs), kgdb.STOPPED_SPINNERS)
         self.assertEqual(len(problems), 1)
         self.assertIn("'continue' printed no match", problems[0])
+
+    def test_a_parked_cpu_that_spun(self):
+        outputs = list(self.SPINNERS)
+        outputs[3] = "$1 = 4965077\n"     # i386, the park a cpu_relax() loop
+        problems = kgdb.match_session(self.out(outputs), kgdb.STOPPED_SPINNERS)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("'p kgdb_park_wakeups' printed no match", problems[0])
+        outputs[3] = "$1 = 99\n"
+        self.assertEqual(kgdb.match_session(self.out(outputs), kgdb.STOPPED_SPINNERS), [])
+        outputs[3] = "$1 = 100\n"
+        self.assertEqual(len(kgdb.match_session(self.out(outputs),
+                                                kgdb.STOPPED_SPINNERS)), 1)
 
     # From arm before the stub did cpsie itself: the tick ran in the stepi.
     UNMASK = [
