@@ -68,6 +68,15 @@ SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock*",
             "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
             "preempt_schedule", "__tsan_*", "kcsan_check_access", "__udivmoddi4",
             "__aeabi_*")
+# What lab 2's wait_event() expands to in its callers; and a caller of
+# each form, so that the check before running sees what the macro's body
+# calls, which the header alone does not compile.
+WAITING = ("prepare_to_wait", "finish_wait", "autoremove_wake_function")
+WAIT_EVENT_PROBE = ("long lab_probe(wait_queue_head_t *q, int *c)\n{\n"
+                    "\twait_event(*q, *c);\n"
+                    "\treturn wait_event_interruptible(*q, *c) +\n"
+                    "\t       wait_event_timeout(*q, *c, 1) +\n"
+                    "\t       wait_event_interruptible_timeout(*q, *c, 1);\n}\n")
 # The debug build's hooks in the mutex code (kernel/locking/mutex-debug.c).
 MUTEX_DEBUG = ("__debug_mutex_enter", "debug_mutex_*", "spin_assert_held")
 
@@ -133,6 +142,7 @@ class Lab:
     planted: tuple = ()
     allowed: tuple = ()         # symbols its files may use (precheck.py), fnmatch patterns
     asm: bool = False           # its handout asks for inline asm
+    probe: str = ""             # C code that uses its header's macros (precheck.py)
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -195,7 +205,7 @@ LABS = {lab.number: lab for lab in (
         Check("no lost wakeup between test and sleep", 7,
               "wait.wakeup_between_test_and_sleep"),
         Check("no lost wakeup, interruptible", 2, "wait_window.*", instructor=True),
-    ), allowed=SLEEPING),
+    ), allowed=SLEEPING + WAITING, probe=WAIT_EVENT_PROBE),
     Lab(3, "The mutex slowpath", ALL_ARCHES, (
         Check("mutex API", 1, "mutex.api_contract,mutex.define_mutex_is_unlocked"),
         Check("waiters get the mutex in FIFO order", 1, "mutex.fifo_order_of_waiters"),

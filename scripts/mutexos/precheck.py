@@ -25,7 +25,10 @@ checked, per build:
 
 A header (lab 1's atomics) has no object of its own: a probe file that
 includes it is compiled with -fkeep-inline-functions, so that every
-function the header defines is in the object the rules read.
+function the header defines is in the object the rules read; a lab
+whose header defines macros (lab 2's wait_event()) has code in the
+probe that uses them (Lab.probe), so that what their bodies expand to
+is in it too.
 """
 
 import fnmatch
@@ -110,16 +113,18 @@ def check(root, cfg, nm, lab, submitted):
         unit = path
         obj = os.path.join(root, folder, path[:-2] + ".o")
         if path.endswith(".h") or not os.path.isfile(obj):
-            unit, obj = write_probe(root, folder, path, cc)
+            unit, obj = write_probe(root, folder, path, cc, lab.probe)
             if obj is None:
                 continue
         found += check_file(root, cc, nm, lab, path, unit, obj)
     return list(dict.fromkeys(found))
 
 
-def write_probe(root, folder, path, cc):
+def write_probe(root, folder, path, cc, uses=""):
     """(probe source, its object): a file that includes the header path,
-    compiled with every inline function it defines kept."""
+    compiled with every inline function it defines kept, and then uses
+    (C code: the lab's Lab.probe) that expands its macros, whose bodies
+    are compiled only where they are used."""
     probe_dir = os.path.join(root, folder, "precheck")
     os.makedirs(probe_dir, exist_ok=True)
     name = path.replace("/", "-")[:-2]
@@ -128,7 +133,8 @@ def write_probe(root, folder, path, cc):
         # The tree's own order: a header of asm/ expects the generic one's
         # types; then the lab's header itself, whichever folder it is in.
         f.write("#include <kernel.h>\n#include <sched.h>\n#include <wait.h>\n"
-                f"#include <mutex.h>\n#include \"{os.path.abspath(os.path.join(root, path))}\"\n")
+                f"#include <mutex.h>\n#include \"{os.path.abspath(os.path.join(root, path))}\"\n"
+                f"{uses}")
     obj = src[:-2] + ".o"
     proc = subprocess.run(cc + ["-fkeep-inline-functions", "-c", src, "-o", obj],
                           cwd=root, capture_output=True, text=True, check=False)
@@ -272,7 +278,9 @@ def macro_templates(text):
 
 def check_asm(root, path, pre):
     """Each asm statement in the lab file's own lines after preprocessing
-    whose template no macro or inline function of the tree's headers has."""
+    whose template no macro or inline function of the tree's headers has,
+    and each in a macro of its own (lab 2's wait_event()) that no macro
+    of theirs has: a macro's body is compiled only where it is used."""
     lines = preprocessed_lines(pre)
     tree = set()
     for name, _, text in lines:
@@ -282,13 +290,21 @@ def check_asm(root, path, pre):
                 tree.update(macro_templates(text))
     found = []
     for name, line, text in lines:
-        if not same_file(root, name, path) or text.startswith("#define"):
+        if not same_file(root, name, path):
+            continue
+        if text.startswith("#define"):
+            found += [asm_violation(path, line, p.replace("\\", ""))
+                      for p in macro_templates(text) if p not in tree]
             continue
         for template in asm_templates(text):
             if not any(re.fullmatch(p, template, re.S) for p in tree):
-                found.append(Violation(path, line, f"inline asm \"{template[:40]}\" "
-                                       "(this lab's handout asks for none)"))
+                found.append(asm_violation(path, line, template))
     return found
+
+
+def asm_violation(path, line, template):
+    return Violation(path, line, f"inline asm \"{template[:40]}\" "
+                     "(this lab's handout asks for none)")
 
 
 def check_directives(path, asm):

@@ -131,6 +131,34 @@ class Rules(unittest.TestCase):
         self.assertEqual(found, ['lab/sol.c:4: inline asm "incl %0" '
                                  "(this lab's handout asks for none)"])
 
+    def test_inline_asm_in_a_macro_of_its_own(self):
+        # A macro's body is compiled only where it is used; barrier()'s
+        # asm is the tree's own.
+        found = self.check('#include <ok.h>\n'
+                           '#define poke(x) __asm__ __volatile__("nop" :: "r"(x))\n'
+                           '#define fence() barrier()\n'
+                           '#define same() __asm__ __volatile__("" ::: "memory")\n'
+                           'int sol(int x) { fence(); same(); return x; }\n')
+        self.assertEqual(found, ['lab/sol.c:2: inline asm "nop" (this lab\'s handout '
+                                 'asks for none)'])
+
+    def test_a_macro_checked_where_the_probe_uses_it(self):
+        # Lab 2's wait_event(): the header alone compiles none of its body.
+        for header in ("kernel.h", "sched.h", "wait.h", "mutex.h"):
+            self.write(f"include/{header}", "")
+        self.write("lab/wq.h", "void machine_exit(int);\n"
+                   "#define wait_it(c) do { if (!(c)) machine_exit(0); } while (0)\n")
+        lab = dataclasses.replace(LAB, probe="void lab_probe(int c)\n{\n\twait_it(c);\n}\n")
+
+        def probe_check(uses):
+            unit, obj = precheck.write_probe(self.root, "build", "lab/wq.h", self.cc, uses)
+            self.assertIsNotNone(obj)
+            return [str(v) for v in precheck.check_file(self.root, self.cc, NM, lab,
+                                                        "lab/wq.h", unit, obj)]
+        self.assertEqual(probe_check(""), [])
+        self.assertEqual(probe_check(lab.probe),
+                         ["lab/wq.h: uses the symbol machine_exit, which lab 3 may not"])
+
     def test_inline_asm_where_the_lab_asks_for_it(self):
         lab = dataclasses.replace(LAB, asm=True)
         self.assertEqual(self.check('int sol(int x)\n{\n'
