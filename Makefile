@@ -94,10 +94,10 @@ mutex_frag_debug := CONFIG_MUTEX_DEC=y CONFIG_DEBUG_MUTEXES=y CONFIG_DEBUG_SPINL
 mutex_frag_spin := CONFIG_MUTEX_NATIVE=y CONFIG_MUTEX_SPIN_ON_OWNER=y
 
 KCONFIG_ENV := srctree=$(CURDIR) SRCARCH=$(ARCH) \
-	KCONFIG_CONFIG=$(CURDIR)/$(O)/.config \
-	KCONFIG_AUTOHEADER=$(CURDIR)/$(O)/include/generated/autoconf.h \
-	KCONFIG_AUTOCONFIG=$(CURDIR)/$(O)/include/config/auto.conf \
-	KCONFIG_TRISTATE=$(CURDIR)/$(O)/include/config/tristate.conf
+	KCONFIG_CONFIG=$(abspath $(O))/.config \
+	KCONFIG_AUTOHEADER=$(abspath $(O))/include/generated/autoconf.h \
+	KCONFIG_AUTOCONFIG=$(abspath $(O))/include/config/auto.conf \
+	KCONFIG_TRISTATE=$(abspath $(O))/include/config/tristate.conf
 
 # The .config is written in a folder of its own first and checked there:
 # a CONF override that kconfig would drop or change is an error before

@@ -16,7 +16,8 @@
 #     apt-get line naming every missing package;
 #   - make test as a user: one apt-get line for the tools of every arch,
 #     before anything is built;
-#   - a CONF override that kconfig would drop or change is an error.
+#   - a CONF override that kconfig would drop or change is an error;
+#   - O= an absolute path configures there.
 #
 # The stand-ins: "id" says root (or not), "apt-get install" links the
 # hidden tools into the PATH. Nothing is installed for real.
@@ -200,7 +201,21 @@ check_objects_kept() {
 	fi
 }
 
+# O= may name a folder anywhere (docs/design.md, "The build"): kconfig,
+# which runs in the build folder, once took it as relative to the tree.
+check_absolute_o() {
+	dir=$work/absolute-o
+	if make --no-print-directory ARCH=i386 O="$dir" "$dir/include/config/auto.conf" \
+		> "$work/absolute-o.log" 2>&1 && [ -s "$dir/.config" ] &&
+		[ -f "$dir/include/generated/autoconf.h" ]; then
+		echo "check-build: O= an absolute path configures there"
+	else
+		fail "O=$dir: no configuration there (log: $work/absolute-o.log)"
+	fi
+}
+
 check_bad_conf
+check_absolute_o
 # Two full builds, one of each kind: what differs between the arches is
 # their tool lists, which check_user_test checks for every arch without
 # a build, and their links, which make test's own builds check. Each full
