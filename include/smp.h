@@ -16,7 +16,7 @@ enum ipi_type {
 	IPI_CALL_FUNC,
 	IPI_BACKTRACE,
 	IPI_KGDB,		/* stop here while gdb looks (kernel/debug/) */
-	IPI_WAKE,		/* nothing to do: ends a wait in wfi (kgdb's park) */
+	IPI_WAKE,		/* nothing to do: ends kgdb's park in wfi */
 	NR_IPIS,
 };
 

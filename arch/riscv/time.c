@@ -116,8 +116,9 @@ void __kgdb_nobreak arch_kgdb_park_end(unsigned long saved)
  */
 void __kgdb_nobreak arch_kgdb_park_wake(unsigned int cpu)
 {
-	register unsigned long a0 asm("a0") = 1;		/* hart mask... */
-	register unsigned long a1 asm("a1") = cpu_hartid[cpu];	/* ...from it */
+	/* A mask of one hart, counted from that hart. */
+	register unsigned long a0 asm("a0") = 1;
+	register unsigned long a1 asm("a1") = cpu_hartid[cpu];
 	register unsigned long a6 asm("a6") = SBI_IPI_SEND_IPI;
 	register unsigned long a7 asm("a7") = SBI_EXT_IPI;
 

@@ -192,7 +192,8 @@ static bool __kgdb_nobreak park_woken(struct pt_regs *regs)
 	extern char kgdb_park_look[], kgdb_park_hlt[];
 	unsigned long pc = regs_pc(regs);
 
-	if (pc >= (unsigned long)kgdb_park_look && pc <= (unsigned long)kgdb_park_hlt)
+	if (pc >= (unsigned long)kgdb_park_look &&
+	    pc <= (unsigned long)kgdb_park_hlt)
 		regs_pc(regs) = (unsigned long)kgdb_park_look;
 	return true;
 }

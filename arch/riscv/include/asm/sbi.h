@@ -12,7 +12,7 @@
 
 #define SBI_EXT_TIME	0x54494d45	/* "TIME" */
 #define SBI_EXT_IPI	0x735049	/* "sPI" */
-#define SBI_IPI_SEND_IPI	0		/* its function: an IPI to harts */
+#define SBI_IPI_SEND_IPI	0		/* its send function */
 #define SBI_EXT_HSM	0x48534d	/* "HSM": hart state management */
 #define SBI_EXT_SRST	0x53525354	/* "SRST": system reset */
 
