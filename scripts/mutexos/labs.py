@@ -68,15 +68,26 @@ SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock*",
             "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
             "preempt_schedule", "__tsan_*", "kcsan_check_access", "__udivmoddi4",
             "__aeabi_*")
-# What lab 2's wait_event() expands to in its callers; and a caller of
-# each form, so that the check before running sees what the macro's body
-# calls, which the header alone does not compile.
-WAITING = ("prepare_to_wait", "finish_wait", "autoremove_wake_function")
-WAIT_EVENT_PROBE = ("long lab_probe(wait_queue_head_t *q, int *c)\n{\n"
+# What lab 2's macros (wait_event(), wake_up(), ...) expand to in their
+# callers.
+WAITING = ("prepare_to_wait", "finish_wait", "autoremove_wake_function",
+           "default_wake_function", "__init_waitqueue_head", "__wake_up")
+# A use of each function-like macro of a lab's headers, so that the check
+# before running sees what the macro's body does: the header alone
+# compiles none of it (Lab.probe).
+ATOMIC_PROBE = "void lab_probe(atomic_t *v)\n{\n\tatomic_inc(v);\n\tatomic_dec(v);\n}\n"
+WAIT_EVENT_PROBE = ("DECLARE_WAIT_QUEUE_HEAD(lab_probe_head);\n"
+                    "long lab_probe(wait_queue_head_t *q, int *c)\n{\n"
+                    "\tDECLARE_WAITQUEUE(e, current);\n\tDEFINE_WAIT(w);\n"
+                    "\t(void)&e;\n\t(void)&w;\n\tinit_waitqueue_head(q);\n"
+                    "\twake_up(q);\n\twake_up_nr(q, 2);\n\twake_up_all(q);\n"
+                    "\twake_up_interruptible(q);\n\twake_up_interruptible_all(q);\n"
                     "\twait_event(*q, *c);\n"
                     "\treturn wait_event_interruptible(*q, *c) +\n"
                     "\t       wait_event_timeout(*q, *c, 1) +\n"
                     "\t       wait_event_interruptible_timeout(*q, *c, 1);\n}\n")
+FASTPATH_PROBE = "int lab_probe(void)\n{\n\treturn __mutex_slowpath_needs_to_unlock();\n}\n"
+WW_CLASS_PROBE = "DEFINE_WW_CLASS(lab_probe_wound);\nDEFINE_WD_CLASS(lab_probe_die);\n"
 # The debug build's hooks in the mutex code (kernel/locking/mutex-debug.c).
 MUTEX_DEBUG = ("__debug_mutex_enter", "debug_mutex_*", "spin_assert_held")
 
@@ -142,7 +153,7 @@ class Lab:
     planted: tuple = ()
     allowed: tuple = ()         # symbols its files may use (precheck.py), fnmatch patterns
     asm: bool = False           # its handout asks for inline asm
-    probe: str = ""             # C code that uses its header's macros (precheck.py)
+    probe: str = ""             # C code that uses its headers' macros (precheck.py)
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -193,7 +204,7 @@ LABS = {lab.number: lab for lab in (
               "kcsan.atomic_ops_are_one_access", conf=KCSAN),
         Check("spinlock: mutual exclusion and irq forms", 1,
               "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
-    ), asm=True),
+    ), asm=True, probe=ATOMIC_PROBE),
     Lab(2, "Sleep and wakeup", ALL_ARCHES, (
         # The handed-out wait_event() tests after it sleeps: it sleeps
         # until its condition, under stress too, losing only the wakeup
@@ -274,7 +285,7 @@ LABS = {lab.number: lab for lab in (
         # (make test runs them): graded, they were points for nothing.
         Check("mutex suite, native fastpath", 1,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
-    ), asm=True),
+    ), asm=True, probe=FASTPATH_PROBE),
     Lab(6, "Completions", ALL_ARCHES, (
         Check("complete and wait", 3,
               "completion.complete_before_wait,completion.complete_counts,"
@@ -372,7 +383,8 @@ LABS = {lab.number: lab for lab in (
         Check("the bank in the debug build, which checks the ww_mutex rules", 5,
               "ww_lab.*", mutex="debug"),
     # BUG_ON() of a bank too large panics.
-    ), allowed=SLEEPING + ("ww_mutex_*", "ww_acquire_*", "panic")),
+    ), allowed=SLEEPING + ("ww_mutex_*", "ww_acquire_*", "panic"),
+        probe=WW_CLASS_PROBE),
 )}
 
 

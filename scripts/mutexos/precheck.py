@@ -113,11 +113,29 @@ def check(root, cfg, nm, lab, submitted):
         unit = path
         obj = os.path.join(root, folder, path[:-2] + ".o")
         if path.endswith(".h") or not os.path.isfile(obj):
-            unit, obj = write_probe(root, folder, path, cc, lab.probe)
+            unit, obj, why = probe(root, folder, path, cc, lab)
+            found += why
             if obj is None:
                 continue
         found += check_file(root, cc, nm, lab, path, unit, obj)
     return list(dict.fromkeys(found))
+
+
+def probe(root, folder, path, cc, lab):
+    """(probe source, its object or None, [Violation]) of the file path.
+    A header is probed with the lab's uses of its macros (Lab.probe): if
+    only those fail to compile, the macros hide their bodies from the
+    rules, which is a violation; a probe that fails without them checks
+    nothing (a .c file that is not in this build)."""
+    uses = lab.probe if path.endswith(".h") else ""
+    unit, obj = write_probe(root, folder, path, cc, uses)
+    if obj is not None or not uses:
+        return unit, obj, []
+    unit, obj = write_probe(root, folder, path, cc)
+    if obj is None:
+        return unit, None, []
+    return unit, obj, [Violation(path, None, "its macros do not compile where the "
+                                 "check before running uses each (labs.py, Lab.probe)")]
 
 
 def write_probe(root, folder, path, cc, uses=""):

@@ -8,6 +8,7 @@ and runs check_file() on it, as check() does for each file of a lab.
 
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -158,6 +159,15 @@ class Rules(unittest.TestCase):
         self.assertEqual(probe_check(""), [])
         self.assertEqual(probe_check(lab.probe),
                          ["lab/wq.h: uses the symbol machine_exit, which lab 3 may not"])
+        # A macro made not to compile where the probe uses it hides its body.
+        self.write("lab/wq.h", "#define wait_it(c) do { } while (0) junk\n")
+        unit, obj, why = precheck.probe(self.root, "build", "lab/wq.h", self.cc, lab)
+        self.assertIsNotNone(obj)
+        self.assertEqual([str(v) for v in why],
+                         ["lab/wq.h: its macros do not compile where the check before "
+                          "running uses each (labs.py, Lab.probe)"])
+        self.write("lab/wq.h", "#define wait_it(c) do { } while (0)\n")
+        self.assertEqual(precheck.probe(self.root, "build", "lab/wq.h", self.cc, lab)[2], [])
 
     def test_inline_asm_where_the_lab_asks_for_it(self):
         lab = dataclasses.replace(LAB, asm=True)
@@ -231,6 +241,24 @@ class Allowlists(unittest.TestCase):
                            "arch_results_write"):
                 with self.subTest(lab=lab.number, symbol=symbol):
                     self.assertFalse(precheck.allowed_symbol(lab, "kernel/x.c", symbol))
+
+    def test_each_macro_of_a_lab_header_has_a_use(self):
+        # Each function-like macro a lab's header defines is used by the
+        # lab's probe, or in the header itself (another macro, which is
+        # then checked the same way, or an inline function, which the
+        # probe keeps): else the check before running never sees its body.
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+        for lab in labs.LABS.values():
+            for path in labs.submitted_files(root, lab):
+                if not path.endswith(".h"):
+                    continue
+                with open(os.path.join(root, path), encoding="utf-8") as f:
+                    text = f.read()
+                for macro in re.findall(r"(?m)^#define (\w+)\(", text):
+                    uses = len(re.findall(rf"\b{macro}\(", text)) - 1
+                    with self.subTest(lab=lab.number, path=path, macro=macro):
+                        self.assertTrue(uses or f"{macro}(" in lab.probe,
+                                        f"no use of {macro}() in lab {lab.number}'s probe")
 
     def test_printk_only_where_the_lab_prints(self):
         printing = {n for n, lab in labs.LABS.items()
