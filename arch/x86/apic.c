@@ -41,12 +41,12 @@
 volatile u8 *lapic_base = (volatile u8 *)0xfee00000UL;
 static u32 lapic_ticks_per_jiffy;
 
-static u32 lapic_read(u32 reg)
+static __always_inline u32 lapic_read(u32 reg)
 {
 	return readl(lapic_base + reg);
 }
 
-static void lapic_write(u32 reg, u32 v)
+static __always_inline void lapic_write(u32 reg, u32 v)
 {
 	writel(v, lapic_base + reg);
 }
@@ -81,7 +81,7 @@ void lapic_eoi(void)
 
 static __always_inline void lapic_wait_icr(void)
 {
-	while (readl(lapic_base + APIC_ICR_LO) & ICR_PENDING)
+	while (lapic_read(APIC_ICR_LO) & ICR_PENDING)
 		cpu_relax();
 }
 
@@ -91,8 +91,8 @@ static __always_inline void lapic_send(u32 apic_id, u32 command)
 	unsigned long flags = arch_local_irq_save();
 
 	lapic_wait_icr();
-	writel(apic_id << 24, lapic_base + APIC_ICR_HI);
-	writel(command, lapic_base + APIC_ICR_LO);
+	lapic_write(APIC_ICR_HI, apic_id << 24);
+	lapic_write(APIC_ICR_LO, command);
 	arch_local_irq_restore(flags);
 }
 
