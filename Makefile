@@ -177,8 +177,8 @@ endif
 
 # ---------------------------------------------------------------- build
 INCLUDES := -I$(O)/include -Iinclude -Iarch/$(ARCH)/include $(ARCH_INCLUDES)
-CPPFLAGS := -include $(O)/include/generated/autoconf.h $(INCLUDES) \
-	-D__KERNEL__ -MMD -MP
+CPPFLAGS := -include $(O)/include/generated/autoconf.h -include include/reproducible.h \
+	$(INCLUDES) -D__KERNEL__ -MMD -MP
 # The compiler options of Kconfig (menu "Compiler options"), and the arch's.
 # Unwind tables go in .debug_frame, for gdb's backtraces: not .eh_frame
 # (which would be loaded, and which linker.ld discards).
@@ -508,9 +508,13 @@ print-builddir:
 
 # How this configuration compiles a C file, for the grader's check of a
 # submission before it runs (scripts/mutexos/precheck.py): it compiles
-# the lab's files again with other outputs (-M, -E, -S).
+# the lab's files again with other outputs (-M, -E, -S), as the build
+# did. A line each: the command, the race detector's flags, and the
+# objects compiled without them.
 print-cc:
 	@echo $(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) $(CFLAGS)
+	@echo $(KCSAN_CFLAGS)
+	@echo $(patsubst $(O)/%,%,$(KCSAN_OFF))
 
 clean:
 	rm -rf build

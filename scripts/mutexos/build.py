@@ -96,17 +96,21 @@ def locked(root, cfg):
         yield
 
 
-def build(root, cfg, jobs=None, target="all", extra=(), log=None):
+def build(root, cfg, jobs=None, target="all", extra=(), log=None, timeout=None):
     """Build target of cfg, under its lock; None, or why it failed.
 
     log: a file for make's output (default: ours, the terminal).
+    timeout: the seconds it may take (a grade's: a submission's file may
+    make the compiler read for ever); its input is none.
     """
     jobs = jobs or os.cpu_count() or 2
     output = {} if log is None else {"stdout": log, "stderr": subprocess.STDOUT}
     try:
         with locked(root, cfg):
-            code = make(root, cfg, target, extra=extra, jobs=jobs,
-                        sandboxed=True, **output).returncode
+            code = make(root, cfg, target, extra=extra, jobs=jobs, sandboxed=True,
+                        timeout=timeout, stdin=subprocess.DEVNULL, **output).returncode
+    except subprocess.TimeoutExpired:
+        return f"make {target} ({cfg.label()}) did not end in {timeout} s"
     except (OSError, RuntimeError) as e:
         return str(e)
     if code:

@@ -452,13 +452,20 @@ class BuildError:
         self.log = log
 
 
+# The most a grade's build may take: ten times the longest from nothing
+# (the race detector's on arm, about a minute at -j2 on a loaded host).
+# A file that makes the compiler read for ever (#include "/dev/zero")
+# ends there, its grade a build that failed.
+BUILD_SECS = 600
+
+
 def build_for_grade(root, cfg):
     """Build cfg into a log of its own; None, or a BuildError."""
     folder = os.path.basename(build.builddir(root, cfg))
     log = os.path.join(root, "build", f"grade-{folder}.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     with open(log, "wb") as f:
-        why = build.build(root, cfg, jobs=2, log=f)
+        why = build.build(root, cfg, jobs=2, log=f, timeout=BUILD_SECS)
     if not why:
         return None
     # The linker names the files of a submission by their path in the

@@ -64,10 +64,12 @@ INSTRUCTOR_FILES = (
 # code outside the lab regions). Never
 # kunit_*, machine_exit, printk (but where the lab prints), the command
 # line (boot_command_line) or kallsyms_lookup_name (precheck.py).
+# The race detector's hooks, which its build compiles into every file.
+RACE_DETECTOR = ("__tsan_*",)
 SLEEPING = ("__spin_lock_init", "_spin_lock", "_spin_trylock", "_spin_unlock*",
             "schedule", "schedule_timeout", "wake_up_process", "__might_sleep",
-            "preempt_schedule", "__tsan_*", "kcsan_check_access", "__udivmoddi4",
-            "__aeabi_*")
+            "preempt_schedule", "kcsan_check_access", "__udivmoddi4",
+            "__aeabi_*") + RACE_DETECTOR
 # What lab 2's macros (wait_event(), wake_up(), ...) expand to in their
 # callers.
 WAITING = ("prepare_to_wait", "finish_wait", "autoremove_wake_function",
@@ -170,7 +172,7 @@ LABS = {lab.number: lab for lab in (
         Check("vsnprintf: %p", 9, "vsnprintf.vsnprintf_pointer_test"),
     # %pS names a symbol: kallsyms_lookup() and sprint_symbol().
     ), allowed=("strlen", "strnlen", "kallsyms_lookup", "sprint_symbol", "__udivmoddi4",
-                "__aeabi_*", "__tsan_*")),
+                "__aeabi_*") + RACE_DETECTOR),
     Lab(1, "Atomics and the ticket spinlock", ALL_ARCHES, (
         # The stubs are right on one CPU, and the spinlock is not the
         # lab's code: a point each, so that the skeleton keeps 10 %.
@@ -204,7 +206,7 @@ LABS = {lab.number: lab for lab in (
               "kcsan.atomic_ops_are_one_access", conf=KCSAN),
         Check("spinlock: mutual exclusion and irq forms", 1,
               "spinlock.mutual_exclusion,spinlock.irq_forms,spinlock.trylock_and_state"),
-    ), asm=True, probe=ATOMIC_PROBE),
+    ), asm=True, probe=ATOMIC_PROBE, allowed=RACE_DETECTOR),
     Lab(2, "Sleep and wakeup", ALL_ARCHES, (
         # The handed-out wait_event() tests after it sleeps: it sleeps
         # until its condition, under stress too, losing only the wakeup
@@ -285,7 +287,7 @@ LABS = {lab.number: lab for lab in (
         # (make test runs them): graded, they were points for nothing.
         Check("mutex suite, native fastpath", 1,
               "mutex.api_contract,mutex.fifo_order_of_waiters,mutex_states.*"),
-    ), asm=True, probe=FASTPATH_PROBE),
+    ), asm=True, probe=FASTPATH_PROBE, allowed=RACE_DETECTOR),
     Lab(6, "Completions", ALL_ARCHES, (
         Check("complete and wait", 3,
               "completion.complete_before_wait,completion.complete_counts,"

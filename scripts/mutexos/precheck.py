@@ -11,9 +11,12 @@ checked, per build:
   - headers: every file it includes (the compiler's -M output) must be a
     header of the tree's include folders (the -I of the build) or of the
     lab file's own folder;
-  - asm: no inline asm in the lab file's own lines after preprocessing,
-    but for the labs that ask for it (Lab.asm) and what the tree's
-    headers' macros expand to (barrier(), set_current_state(), ...);
+  - asm: no inline asm in the lab file's own lines after preprocessing
+    (and in its probe's, below) but what the tree's headers' macros
+    expand to (barrier(), set_current_state(), ...); in the labs that ask
+    for asm (Lab.asm), only the instructions of LAB_INSNS: no directive,
+    so no instruction written as data (.byte 0xe6, 0xe9 is an out to the
+    results channel) and no file read in by a macro's pieces;
   - directives: no .incbin or .include in the assembler input (-S);
   - channel: no instruction in the assembler input that could write the
     results channel (qemu.py), whoever's asm it comes from: an I/O port
@@ -57,6 +60,42 @@ ASM = re.compile(r"\b(?:__asm__|__asm|asm)\b((?:\s*(?:volatile|__volatile__|__vo
 LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"")
 LINEMARK = re.compile(r"^# (\d+) \"((?:[^\"\\]|\\.)*)\"((?: \d)*)$")
 
+# The instructions a lab's own asm may have where its handout asks for
+# asm (labs 1 and 5: the atomics and the fastpath), by the folder of the
+# arch: loads, stores, arithmetic, the atomic and exclusive instructions,
+# fences and branches to a label. Not a port, a system register, a trap,
+# a semihosting call, a call or an indirect jump; and no directive at
+# all (.byte and .inst write any instruction as data, .irp and .macro
+# build any directive from pieces).
+ARM_COND = r"(?:eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?"
+LAB_INSNS = {
+    "x86": re.compile(r"(?:lock|pause|nop|[lms]fence|cmpxchg(?:8b|16b)"
+                      r"|(?:xadd|xchg|cmpxchg|inc|dec|add|adc|sub|sbb|and|or|xor|not|neg"
+                      r"|cmp|test|mov|lea|bts?|btr|btc|shl|shr|sal|sar|push|pop)[bwlq]?"
+                      r"|mov[sz][bwlq]{1,2}|mov[sz]x|set[a-z]{1,3}|cmov[a-z]{1,3}"
+                      r"|j[a-z]{1,3})"),
+    "arm": re.compile(r"(?:(?:ldrex|strex)[bhd]?|ldr(?:s?[bh])?|str[bh]?|add|adc|sub|sbc|rsb"
+                      r"|rsc|and|orr|eor|bic|mov|mvn|cmp|cmn|tst|teq|lsl|lsr|asr|ror|b|nop"
+                      r"|dmb|dsb|isb|clrex|wfe|sev|yield)"
+                      rf"(?:{ARM_COND}s?{ARM_COND})(?:\.[nw])?"),
+    "riscv": re.compile(r"(?:(?:amo(?:add|swap|and|or|xor|max|maxu|min|minu)|lr|sc)\.[wd]"
+                        r"(?:\.(?:aq|rl|aqrl))?|fence|nop|mv|li|lui|not|negw?|sext\.w"
+                        r"|(?:add|sub|sll|srl|sra)w?|(?:add|sll|srl|sra)iw?|and|or|xor"
+                        r"|andi|ori|xori|sltu?|slti|sltiu|seqz|snez|sltz|sgtz"
+                        r"|l[bhw]u?|ld|s[bhwd]|beqz?|bnez?|bltu?|bgeu?|blez|bgez|bltz|bgtz"
+                        r"|bgtu?|bleu?|j)"),
+}
+# Operands no lab's asm has: x86's indirect jump and system registers;
+# the pc on arm, where any instruction that writes it is a jump.
+LAB_OPERANDS = {
+    "x86": re.compile(r"\*|%(?:cr|dr|db|tr)\d"),
+    "arm": re.compile(r"\b(?:pc|r15)\b", re.I),
+    "riscv": None,
+}
+# A comment of the assembler: C's on every arch, then to the end of the
+# line from x86's and riscv's "#" or arm's "@".
+ASM_COMMENT = {"x86": "#", "arm": "@", "riscv": "#"}
+
 
 class Violation:
     """A rule a lab file broke: where (line None if unknown) and what."""
@@ -76,11 +115,20 @@ class Violation:
 
 
 def compile_command(root, cfg):
-    """The build's compiler and flags for a C file (make print-cc)."""
+    """(the build's compiler and flags for a C file, the race detector's
+    flags, the objects it compiles without them) (make print-cc)."""
     proc = build.make(root, cfg, "print-cc", quiet=True, capture_output=True, text=True)
-    if proc.returncode:
+    lines = proc.stdout.splitlines()[-3:]
+    if proc.returncode or len(lines) != 3:
         raise RuntimeError(f"make print-cc failed for {cfg.label()}: {proc.stderr.strip()}")
-    return shlex.split(proc.stdout)
+    return shlex.split(lines[0]), shlex.split(lines[1]), set(lines[2].split())
+
+
+def unit_command(compiler, source):
+    """How the build compiles the C file source (relative to the tree),
+    of compile_command()'s compiler: a file of its own, or a probe."""
+    cc, kcsan, without = compiler
+    return cc + ([] if source[:-2] + ".o" in without else kcsan)
 
 
 def include_dirs(cc):
@@ -101,8 +149,12 @@ def lab_sources(root, lab, submitted):
 
 def check(root, cfg, nm, lab, submitted):
     """The Violations of lab's files (paths of submitted) in the build cfg
-    of the tree at root, its objects built; nm: the arch's nm."""
-    cc = compile_command(root, cfg)
+    of the tree at root, its objects built; nm: the arch's nm. Each is
+    checked as the build compiled it: a C file's object must be the one
+    the build made, and a header must read the same in every file of the
+    build that includes it as in the probe the rules read."""
+    compiler = compile_command(root, cfg)
+    cc = unit_command(compiler, "")
     folder = build.builddir(root, cfg)
     dirs = [os.path.abspath(os.path.join(root, d)) for d in include_dirs(cc)]
     found = []
@@ -117,7 +169,12 @@ def check(root, cfg, nm, lab, submitted):
             found += why
             if obj is None:
                 continue
-        found += check_file(root, cc, nm, lab, path, unit, obj)
+            if path.endswith(".h"):
+                found += check_views(root, folder, compiler, path, unit, cc)
+        else:
+            found += check_rebuilt(root, folder, unit_command(compiler, path),
+                                   nm[:-2] + "objcopy", path, obj)
+        found += check_file(root, cc, nm, lab, path, unit, obj, cfg.arch)
     return list(dict.fromkeys(found))
 
 
@@ -125,17 +182,93 @@ def probe(root, folder, path, cc, lab):
     """(probe source, its object or None, [Violation]) of the file path.
     A header is probed with the lab's uses of its macros (Lab.probe): if
     only those fail to compile, the macros hide their bodies from the
-    rules, which is a violation; a probe that fails without them checks
-    nothing (a .c file that is not in this build)."""
+    rules, which is a violation, and so is a header that does not compile
+    in the probe at all (the build's files include it where the rules
+    would not see it); a .c file whose probe fails is not in this build."""
     uses = lab.probe if path.endswith(".h") else ""
     unit, obj = write_probe(root, folder, path, cc, uses)
-    if obj is not None or not uses:
+    if obj is not None or not path.endswith(".h"):
         return unit, obj, []
-    unit, obj = write_probe(root, folder, path, cc)
+    if uses:
+        unit, obj = write_probe(root, folder, path, cc)
     if obj is None:
-        return unit, None, []
+        return unit, None, [Violation(path, None, "does not compile where the check before "
+                                      "running includes it (after <kernel.h>, <sched.h>, "
+                                      "<wait.h> and <mutex.h>)")]
     return unit, obj, [Violation(path, None, "its macros do not compile where the "
                                  "check before running uses each (labs.py, Lab.probe)")]
+
+
+def check_rebuilt(root, folder, cc, objcopy, path, obj):
+    """A Violation if the C file path, compiled now, is not the object obj
+    the build made of it (their code and data: debug information names
+    the folder each was compiled in): what the rules read is not what
+    runs."""
+    again = os.path.join(root, folder, "precheck",
+                         path.replace("/", "-")[:-2] + ".rebuilt.o")
+    os.makedirs(os.path.dirname(again), exist_ok=True)
+    proc = subprocess.run(cc + ["-c", path, "-o", again], cwd=root, capture_output=True,
+                          text=True, check=False)
+    if proc.returncode == 0:
+        mine = stripped(objcopy, again, again + ".stripped")
+        if mine is not None and mine == stripped(objcopy, obj, again + ".built"):
+            return []
+    return [Violation(path, None, "compiles to other code now than when the build "
+                      "compiled it: the check before running cannot read what runs")]
+
+
+def stripped(objcopy, obj, out):
+    """obj's bytes without its debug information, by way of the file out
+    (objcopy writes no pipe), or None."""
+    proc = subprocess.run([objcopy, "--strip-debug", obj, out], capture_output=True,
+                          check=False)
+    if proc.returncode:
+        return None
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def check_views(root, folder, compiler, path, probe_unit, cc):
+    """A Violation if a C file of the build that includes the header path
+    (its .d says so) reads other lines of it after preprocessing than the
+    probe does: the rules read the probe's."""
+    seen = header_text(root, path, run_cc(root, cc, ["-E", "-dD", probe_unit]))
+    other = [source for source in including_files(root, folder, path)
+             if header_text(root, path, run_cc(root, unit_command(compiler, source),
+                                               ["-E", "-dD", source])) != seen]
+    if not other:
+        return []
+    more = f" (and {len(other) - 1} more files of the build)" if len(other) > 1 else ""
+    return [Violation(path, None, f"reads otherwise where {other[0]}{more} includes it "
+                      "than in the check before running: the rules read other code "
+                      "than the build compiled")]
+
+
+def header_text(root, path, pre):
+    """The lines of the header path in preprocessed text pre, in order,
+    but the blank ones and where it includes a header (a header included
+    before shows no lines, and no #include)."""
+    names, mine = {}, []
+    for name, line, text in preprocessed_lines(pre):
+        if name not in names:
+            names[name] = name is not None and same_file(root, name, path)
+        if names[name] and text.strip() and not text.startswith("#include "):
+            mine.append((line, text))
+    return mine
+
+
+def including_files(root, folder, path):
+    """The C files of the build whose dependency files list path."""
+    found = []
+    for top, _, files in os.walk(os.path.join(root, folder)):
+        for name in files:
+            if not name.endswith(".d"):
+                continue
+            with open(os.path.join(top, name), encoding="utf-8", errors="replace") as f:
+                deps = f.read().replace("\\\n", " ").split(":", 1)[-1].split()
+            if deps and deps[0].endswith(".c") and path in deps[1:]:
+                found.append(deps[0])
+    return sorted(found)
 
 
 def write_probe(root, folder, path, cc, uses=""):
@@ -161,13 +294,13 @@ def write_probe(root, folder, path, cc, uses=""):
     return src, obj
 
 
-def check_file(root, cc, nm, lab, path, unit, obj):
-    """The Violations of one lab file, compiled as unit into obj."""
+def check_file(root, cc, nm, lab, path, unit, obj, arch):
+    """The Violations of one lab file, compiled as unit into obj, in a
+    build of the arch named arch."""
     found = check_symbols(nm, lab, path, obj)
     pre = run_cc(root, cc, ["-E", "-dD", unit])
     found += check_headers(root, cc, path, unit, pre)
-    if not lab.asm:
-        found += check_asm(root, path, pre)
+    found += check_asm(root, path, unit, pre, lab, arch)
     asm = run_cc(root, cc, ["-S", "-o", "-", unit])
     found += check_directives(path, asm)
     found += check_channel(path, asm)
@@ -273,8 +406,9 @@ def check_headers(root, cc, path, unit, pre):
 
 
 def asm_templates(text):
-    """The template of each asm statement in text: its string literals joined."""
-    return ["".join(LITERAL.findall(m.group(2))) for m in ASM.finditer(text)]
+    """(offset, template) of each asm statement in text: where it starts,
+    and its string literals joined."""
+    return [(m.start(), "".join(LITERAL.findall(m.group(2)))) for m in ASM.finditer(text)]
 
 
 # The template of an asm statement in a macro's body, up to its operands:
@@ -283,46 +417,142 @@ MACRO_ASM = re.compile(r"\b(?:__asm__|__asm|asm)\b(?:\s*(?:volatile|__volatile__
                        r"goto|inline)\b)*\s*\(((?:\"(?:[^\"\\]|\\.)*\"|[^\":)])*)")
 
 
-def macro_templates(text):
-    """A pattern of each asm statement's template in a macro's body: its
-    literals, anything where the macro pastes an argument or a macro."""
+def macro_pieces(text):
+    """The literal pieces of each asm statement's template in a macro's
+    body, in order: where the macro pastes an argument or a macro between
+    them, None."""
     found = []
     for m in MACRO_ASM.finditer(text):
         parts = re.split(r"(\"(?:[^\"\\]|\\.)*\")", m.group(1))
-        found.append("".join(re.escape(p[1:-1]) if p.startswith('"') else
-                             (".*" if p.strip() else "") for p in parts))
+        found.append([p[1:-1] if p.startswith('"') else None
+                      for p in parts if p.startswith('"') or p.strip()])
     return found
 
 
-def check_asm(root, path, pre):
-    """Each asm statement in the lab file's own lines after preprocessing
-    whose template no macro or inline function of the tree's headers has,
-    and each in a macro of its own (lab 2's wait_event()) that no macro
-    of theirs has: a macro's body is compiled only where it is used."""
-    lines = preprocessed_lines(pre)
-    tree = set()
-    for name, _, text in lines:
-        if not same_file(root, name, path):
-            tree.update(re.escape(t) for t in asm_templates(text))
-            if text.startswith("#define"):
-                tree.update(macro_templates(text))
-    found = []
+def macro_pattern(pieces):
+    """A pattern of a template of a macro's body: its literals, anything
+    where the macro pastes."""
+    return "".join(".*" if p is None else re.escape(p) for p in pieces)
+
+
+def runs(lines):
+    """(file, first line, text) of each run of consecutive lines of one
+    file of preprocessed_lines(), but each #define a run of its own: an
+    asm statement may span lines, and so may its template."""
+    out = []
     for name, line, text in lines:
-        if not same_file(root, name, path):
-            continue
+        if out and not text.startswith("#define"):
+            last_name, first, joined = out[-1]
+            if (last_name == name and not joined.startswith("#define")
+                    and first + joined.count("\n") + 1 == line):
+                out[-1] = (name, first, joined + "\n" + text)
+                continue
+        out.append((name, line, text))
+    return out
+
+
+def check_asm(root, path, unit, pre, lab, arch):
+    """The asm of the lab file's own lines after preprocessing, and of its
+    probe's (unit: what its macros expand to), and of its own macros: a
+    macro's body is compiled only where it is used. Without Lab.asm, each
+    template that no macro or inline function of the tree's headers has;
+    with it, each instruction LAB_INSNS does not allow."""
+    own = {real_path(root, path), real_path(root, unit)}
+    tree, mine, defines = set(), [], []
+    for name, first, text in runs(preprocessed_lines(pre)):
+        is_own = name is not None and real_path(root, name) in own
         if text.startswith("#define"):
-            found += [asm_violation(path, line, p.replace("\\", ""))
-                      for p in macro_templates(text) if p not in tree]
+            pieces = macro_pieces(text)
+            if is_own:
+                defines += [(first, p) for p in pieces]
+            else:
+                tree.update(macro_pattern(p) for p in pieces)
             continue
-        for template in asm_templates(text):
-            if not any(re.fullmatch(p, template, re.S) for p in tree):
-                found.append(asm_violation(path, line, template))
-    return found
+        for offset, template in asm_templates(text):
+            if is_own:
+                # A line of the probe is no line of the lab file.
+                line = first + text.count("\n", 0, offset) if same_file(root, name, path) \
+                    else None
+                mine.append((line, template))
+            else:
+                tree.add(re.escape(template))
+    if lab.asm:
+        return [v for line, template in mine
+                if not any(re.fullmatch(p, template, re.S) for p in tree)
+                for v in check_insns(path, line, [template], arch)] + \
+            [v for line, pieces in defines if macro_pattern(pieces) not in tree
+             for v in check_insns(path, line, pieces, arch)]
+    return [asm_violation(path, line, template) for line, template in mine
+            if not any(re.fullmatch(p, template, re.S) for p in tree)] + \
+        [asm_violation(path, line, macro_pattern(pieces).replace("\\", ""))
+         for line, pieces in defines if macro_pattern(pieces) not in tree]
 
 
 def asm_violation(path, line, template):
     return Violation(path, line, f"inline asm \"{template[:40]}\" "
                      "(this lab's handout asks for none)")
+
+
+# A C escape of a string literal.
+C_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|(.))", re.S)
+C_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "f": "\f", "a": "\a", "b": "\b"}
+
+
+def c_unescape(literal):
+    """The characters a C string literal's text stands for."""
+    def one(m):
+        if m.group(1):
+            return chr(int(m.group(1), 8))
+        if m.group(2):
+            return chr(int(m.group(2), 16) & 0xff)
+        return C_SIMPLE.get(m.group(3), m.group(3))
+    return C_ESCAPE.sub(one, literal)
+
+
+def asm_statements(text, arch):
+    """The statements of an asm template's text, comments out, labels off."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S).replace("%%", "%")
+    out = []
+    for line in text.split("\n"):
+        line = line.split(ASM_COMMENT[arch], 1)[0]
+        for stmt in line.split(";"):
+            stmt = re.sub(r"^(?:\s*[\w.$%=]+:)+", "", stmt).strip()
+            if stmt:
+                out.append(stmt)
+    return out
+
+
+def check_insns(path, line, pieces, arch):
+    """Each statement of an asm template (its literal pieces; None where a
+    macro pastes, which ends the statement before it and starts one that
+    is not judged: the macro's uses are) that LAB_INSNS does not allow."""
+    arch = {"i386": "x86", "x86_64": "x86"}.get(arch, arch)
+    found = []
+    text = "".join("\0" if p is None else c_unescape(p) for p in pieces)
+    for stmt in asm_statements(text, arch):
+        if "\0" in stmt:
+            stmt = stmt.split("\0", 1)[0].strip()
+            if not stmt.startswith("."):
+                continue
+        why = insn_problem(stmt, arch)
+        if why:
+            found.append(Violation(path, line, f"inline asm \"{stmt[:40]}\": {why}"))
+    return found
+
+
+def insn_problem(stmt, arch):
+    """Why a statement of a lab's own asm is not allowed, or None."""
+    word, rest = re.match(r"(\S+)\s*(.*)", stmt, re.S).groups()
+    if word.startswith("."):
+        return f"the directive {word}: no lab's asm has directives"
+    if not LAB_INSNS[arch].fullmatch(word.lower()):
+        return f"{word} is not an instruction of the lab's asm (precheck.py, LAB_INSNS)"
+    if arch == "x86" and word.lower() == "lock" and rest:
+        return insn_problem(rest, arch)
+    operands = LAB_OPERANDS[arch]
+    if operands and operands.search(rest):
+        return "an indirect jump or a system register (precheck.py, LAB_OPERANDS)"
+    return None
 
 
 def check_directives(path, asm):

@@ -88,5 +88,24 @@ class StartFrom(unittest.TestCase):
                 self.assertEqual(os.stat(os.path.join(dst, name)).st_mtime_ns, 10 ** 18)
 
 
+class Bounded(unittest.TestCase):
+    def test_a_build_that_does_not_end(self):
+        # A grade's build of a file that makes the compiler read for ever
+        # (#include "/dev/zero"): it ends, saying so, and reads no input.
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "Makefile"),
+                  "print-builddir:\n\t@echo build/x\n"
+                  "all:\n\t@cat > build/read.txt; sleep 30\n")
+            os.makedirs(os.path.join(root, "build"))
+            cfg = BuildConfig("i386", "native")
+            build.builddir.cache_clear()
+            self.addCleanup(build.builddir.cache_clear)
+            with open(os.path.join(root, "log"), "wb") as log:
+                why = build.build(root, cfg, jobs=1, log=log, timeout=2)
+            self.assertEqual(why, "make all (i386 native) did not end in 2 s")
+            with open(os.path.join(root, "build/read.txt"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -59,7 +59,7 @@ class Rules(unittest.TestCase):
                               capture_output=True, text=True, check=False)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return [str(v) for v in precheck.check_file(self.root, self.cc, NM, lab, path, path,
-                                                    obj)]
+                                                    obj, "x86_64")]
 
     def test_a_clean_file_passes(self):
         self.assertEqual(self.check(
@@ -145,8 +145,7 @@ class Rules(unittest.TestCase):
 
     def test_a_macro_checked_where_the_probe_uses_it(self):
         # Lab 2's wait_event(): the header alone compiles none of its body.
-        for header in ("kernel.h", "sched.h", "wait.h", "mutex.h"):
-            self.write(f"include/{header}", "")
+        self.probe_headers()
         self.write("lab/wq.h", "void machine_exit(int);\n"
                    "#define wait_it(c) do { if (!(c)) machine_exit(0); } while (0)\n")
         lab = dataclasses.replace(LAB, probe="void lab_probe(int c)\n{\n\twait_it(c);\n}\n")
@@ -155,7 +154,7 @@ class Rules(unittest.TestCase):
             unit, obj = precheck.write_probe(self.root, "build", "lab/wq.h", self.cc, uses)
             self.assertIsNotNone(obj)
             return [str(v) for v in precheck.check_file(self.root, self.cc, NM, lab,
-                                                        "lab/wq.h", unit, obj)]
+                                                        "lab/wq.h", unit, obj, "x86_64")]
         self.assertEqual(probe_check(""), [])
         self.assertEqual(probe_check(lab.probe),
                          ["lab/wq.h: uses the symbol machine_exit, which lab 3 may not"])
@@ -169,6 +168,82 @@ class Rules(unittest.TestCase):
         self.write("lab/wq.h", "#define wait_it(c) do { } while (0)\n")
         self.assertEqual(precheck.probe(self.root, "build", "lab/wq.h", self.cc, lab)[2], [])
 
+    def probe_headers(self):
+        for header in ("kernel.h", "sched.h", "wait.h", "mutex.h"):
+            self.write(f"include/{header}", "")
+
+    def test_a_header_that_does_not_compile_in_its_probe(self):
+        # It could only compile where a file of the build declared more.
+        self.probe_headers()
+        self.write("lab/h.h", "static inline int h(void) { return declared_elsewhere; }\n")
+        unit, obj, why = precheck.probe(self.root, "build", "lab/h.h", self.cc, LAB)
+        self.assertIsNone(obj)
+        self.assertEqual([str(v) for v in why],
+                         ["lab/h.h: does not compile where the check before running includes "
+                          "it (after <kernel.h>, <sched.h>, <wait.h> and <mutex.h>)"])
+        # A C file whose probe fails is one this build does not compile.
+        self.write("lab/other.c", "int x = declared_elsewhere;\n")
+        self.assertEqual(precheck.probe(self.root, "build", "lab/other.c", self.cc, LAB)[2], [])
+
+    def test_a_c_file_compiled_otherwise_than_built(self):
+        objcopy = shutil.which("objcopy")
+        self.write("lab/sol.c", "int sol(int x) { return x + 1; }\n")
+        os.makedirs(os.path.join(self.root, "build/lab"))
+        obj = os.path.join(self.root, "build/lab/sol.o")
+        subprocess.run(self.cc + ["-g", "-c", "lab/sol.c", "-o", obj], cwd=self.root, check=True)
+        self.assertEqual(precheck.check_rebuilt(self.root, "build", self.cc + ["-g"], objcopy,
+                                                "lab/sol.c", obj), [])
+        self.write("lab/sol.c", "int sol(int x) { return x + 2; }\n")
+        self.assertEqual([str(v) for v in precheck.check_rebuilt(
+            self.root, "build", self.cc + ["-g"], objcopy, "lab/sol.c", obj)],
+                         ["lab/sol.c: compiles to other code now than when the build compiled "
+                          "it: the check before running cannot read what runs"])
+
+    def test_a_header_read_otherwise_where_a_file_includes_it(self):
+        self.probe_headers()
+        self.write("include/other.h", "#define _OTHER_H\n")
+        self.write("lab/h.h", "#ifdef _OTHER_H\nvoid machine_exit(int);\n#endif\n"
+                   "static inline int h(void) { return 1; }\n")
+        for name, first in (("a", "#include <other.h>\n"), ("b", ""), ("c", "")):
+            self.write(f"src/{name}.c", first + '#include "../lab/h.h"\nint f(void) { return h(); }\n')
+            self.write(f"build/src/{name}.d", f"build/src/{name}.o: src/{name}.c "
+                       "lab/h.h \\\n include/other.h\n")
+        unit, obj, _ = precheck.probe(self.root, "build", "lab/h.h", self.cc, LAB)
+        compiler = (self.cc, ["-DRACE"], {"src/b.o"})
+        self.assertEqual([str(v) for v in precheck.check_views(self.root, "build", compiler,
+                                                               "lab/h.h", unit, self.cc)],
+                         ["lab/h.h: reads otherwise where src/a.c includes it than in the "
+                          "check before running: the rules read other code than the build "
+                          "compiled"])
+        # The race detector's flags, where the build gives them.
+        self.write("lab/h.h", "#ifdef RACE\nvoid machine_exit(int);\n#endif\n")
+        self.write("src/a.c", '#include "../lab/h.h"\n')
+        found = [str(v) for v in precheck.check_views(self.root, "build", compiler, "lab/h.h",
+                                                      unit, self.cc)]
+        self.assertEqual(len(found), 1)
+        self.assertIn("where src/a.c (and 1 more files of the build) includes it", found[0])
+
+    def test_what_no_file_may_ask_of_its_build(self):
+        # include/reproducible.h: what would let a file compile otherwise
+        # in the build than in the check, even spelled by pasting.
+        poison = os.path.join(os.path.dirname(__file__), "../../../include/reproducible.h")
+        for text in ('#if __has_include("x.h")\n#endif\n',
+                     "#define CAT(a, b) a##b\n#if CAT(__has_, include)(<stddef.h>)\n#endif\n",
+                     "int l = __INCLUDE_LEVEL__;\n", "const char *t = __TIME__;\n",
+                     "int c = __COUNTER__;\n", "const char *b = __BASE_FILE__;\n"):
+            with self.subTest(text=text):
+                self.write("lab/sol.c", text)
+                proc = subprocess.run(self.cc + ["-include", poison, "-c", "lab/sol.c", "-o",
+                                                 "lab/sol.o"], cwd=self.root,
+                                      capture_output=True, text=True, check=False)
+                self.assertNotEqual(proc.returncode, 0)
+                self.assertIn("poisoned", proc.stderr)
+        self.write("lab/sol.c", "#include <stddef.h>\nconst char *f = __FILE__;\n")
+        proc = subprocess.run(self.cc + ["-Wall", "-Werror", "-include", poison, "-c",
+                                         "lab/sol.c", "-o", "lab/sol.o"], cwd=self.root,
+                              capture_output=True, text=True, check=False)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+
     def test_inline_asm_where_the_lab_asks_for_it(self):
         lab = dataclasses.replace(LAB, asm=True)
         self.assertEqual(self.check('int sol(int x)\n{\n'
@@ -179,8 +254,86 @@ class Rules(unittest.TestCase):
         lab = dataclasses.replace(LAB, asm=True)     # the directive rule alone
         found = self.check('__asm__(".section .rodata\\n.incbin \\"outside/blob.bin\\"\\n'
                            '.previous");\nint sol(void) { return 0; }\n', lab=lab)
-        self.assertEqual(found, ["lab/sol.c: the assembler input has .incbin: "
-                                 "no lab reads another file into its object"])
+        self.assertEqual(found[-1], "lab/sol.c: the assembler input has .incbin: "
+                         "no lab reads another file into its object")
+        self.assertIn("the directive .incbin: no lab's asm has directives", found[1])
+
+    def test_an_asm_statement_over_lines(self):
+        # Its first line is barrier()'s template; the rest is not.
+        found = self.check('#include <ok.h>\nint sol(int x)\n{\n'
+                           '\t__asm__ __volatile__(""\n\t\t".byte 0xe6, 0xe9" : "+r"(x));\n'
+                           '\treturn x;\n}\n')
+        self.assertEqual(found, ['lab/sol.c:4: inline asm ".byte 0xe6, 0xe9" '
+                                 "(this lab's handout asks for none)"])
+
+    def test_a_macro_whose_use_the_probe_expands(self):
+        # The probe is the lab's code: what it expands is not the tree's.
+        self.probe_headers()
+        self.write("lab/wq.h", '#define wait_it(c) do { if (!(c)) '
+                   '__asm__ __volatile__(".byte 0xe6, 0xe9"); } while (0)\n')
+        lab = dataclasses.replace(LAB, probe="void lab_probe(int c)\n{\n\twait_it(c);\n}\n")
+        unit, obj = precheck.write_probe(self.root, "build", "lab/wq.h", self.cc, lab.probe)
+        found = [str(v) for v in precheck.check_file(self.root, self.cc, NM, lab, "lab/wq.h",
+                                                     unit, obj, "x86_64")]
+        self.assertEqual(sorted(set(v.split(": ", 1)[1] for v in found)),
+                         ['inline asm ".byte 0xe6, 0xe9" (this lab\'s handout asks for none)'])
+        # The macro where it is defined, and its use, in the probe.
+        self.assertEqual(sorted(v.split(" ", 1)[0] for v in found), ["lab/wq.h:", "lab/wq.h:1:"])
+
+    def test_only_instructions_where_the_lab_asks_for_asm(self):
+        lab = dataclasses.replace(LAB, asm=True)
+        self.assertEqual(self.check('#include <ok.h>\nint sol(int *p, int v)\n{\n'
+                                    '\t__asm__ __volatile__("lock; xaddl %0, %1" '
+                                    ': "+r"(v), "+m"(*p));\n'
+                                    '\t__asm__ __volatile__("1:\\tlock xchgl %0, %1\\n\\t"\n'
+                                    '\t\t"pause /* spin */ # done" : "+r"(v), "+m"(*p));\n'
+                                    '\tbarrier();\n\treturn v;\n}\n', lab=lab), [])
+        found = self.check('int sol(int x)\n{\n'
+                           '\t__asm__ __volatile__("incl %0\\n\\t"\n'
+                           '\t\t"\\056byte 0xe6, 0xe9" : "+r"(x));\n\treturn x;\n}\n',
+                           lab=lab)
+        self.assertEqual(found, ['lab/sol.c:3: inline asm ".byte 0xe6, 0xe9": the directive '
+                                 ".byte: no lab's asm has directives"])
+        # A macro of its own that a tree file could expand: its literals.
+        found = self.check('#define LOCK_PREFIX ".irp d,bin\\n.inc\\\\d \\"x\\"\\n'
+                           '.endr\\n lock; "\n#define op(i) __asm__ __volatile__'
+                           '(LOCK_PREFIX #i " %0" : "+m"(*p))\nint v;\n', lab=lab)
+        self.assertEqual(found, [])     # a string alone is not asm
+        found = self.check('#define op(p) __asm__ __volatile__(".irp d,bin\\n'
+                           '.inc\\\\d \\"x\\"\\n.endr\\n lock; incl %0" : "+m"(*(p)))\n'
+                           'int v;\n', lab=lab)
+        self.assertEqual([f.split(": ", 2)[2] for f in found],
+                         ["the directive .irp: no lab's asm has directives",
+                          "the directive .inc\\d: no lab's asm has directives",
+                          "the directive .endr: no lab's asm has directives"])
+
+    def test_the_instructions_of_each_arch(self):
+        allowed = {"x86": ("lock; cmpxchgl %2, %1", "lock decl %0\n\tjs %l[slow]",
+                           "xchgl %0, %1", "1: pause; jmp 1b", "mfence", "movzbl %1, %0"),
+                   "arm": ("1:\tldrex\t%0, [%2]\n\tadd\t%0, %0, #1\n\tstrex\t%1, %0, [%2]\n"
+                           "\tteq\t%1, #0\n\tbne\t1b", "strexeq %0, %1, [%2]", "dmb ish",
+                           "subs %0, %0, #1 @ one less", "addseq r0, r0, #1", "b.n 1f"),
+                   "riscv": ("amoadd.w.aq t0, %1, (%0)\n\tblez t0, %l[slow]",
+                             "1:\tlr.w\t%0, %2\n\tbne %0, %3, 2f\n\tsc.w.rl %1, %4, %2\n"
+                             "\tbnez %1, 1b\n\tfence rw,rw\n2:", "amoswap.d.aqrl %0, %2, %1",
+                             "li t0, 1 # one")}
+        refused = {"x86": ("out %al, $0xe9", "lock; outb %al, %dx", "rep outsb",
+                           "jmp *%eax", "mov %eax, %%cr0", "int $0x80", "hlt", "wrmsr",
+                           ".byte 0xe6, 0xe9", "call exit", "%0"),
+                   "arm": ("svc 0x123456", "hlt #0xf000", "bkpt 0xab", "bx r0", "blx r3",
+                           "mov pc, r0", "ldr pc, [r0]", "mcr p15, 0, r0, c1, c0, 0",
+                           ".inst 0xef123456", "msr cpsr_c, r0", "bl exit"),
+                   "riscv": ("ebreak", "ecall", "csrw sie, t0", "jalr t0", "jr a0",
+                             ".4byte 0x00100073", "call exit", "wfi", ".option norvc")}
+        for arch, templates in allowed.items():
+            for template in templates:
+                with self.subTest(arch=arch, template=template):
+                    self.assertEqual(precheck.check_insns("sol.c", 1, [template], arch), [])
+        for arch, templates in refused.items():
+            for template in templates:
+                with self.subTest(arch=arch, template=template):
+                    self.assertEqual(len(precheck.check_insns("sol.c", 1, [template], arch)),
+                                     1)
 
     def test_incbin_is_inline_asm_too(self):
         found = self.check('__asm__(".section .rodata\\n.incbin \\"outside/blob.bin\\"\\n'
