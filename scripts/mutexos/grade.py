@@ -568,15 +568,17 @@ def forged_cases(root, arch, lab, cfg, result):
     channel's failure records), one whose case table was changed."""
     elf = os.path.join(root, build.builddir(root, cfg), "kernel.elf")
     return {**result.forged, **wrong_calls(f"{arch.cross}nm", elf, result.calls,
-                                           labs.submitted_files(labs.ROOT, lab))}
+                                           labs.submitted_files(labs.ROOT, lab),
+                                           lab.own_suites)}
 
 
-def wrong_calls(nm, elf, calls, lab_files):
+def wrong_calls(nm, elf, calls, lab_files, own_suites=()):
     """{case: why} of each case of calls ({"suite.case": address}, the
     results channel's call records) whose function at address is not the
     one its name says (KUNIT_CASE(name) runs name) in the tests: the
     kernel's symbols (elf, nm -l) hold none of that name there, or one in
-    a lab's file (lab_files) named like the case."""
+    a lab's file (lab_files) named like the case. The cases of own_suites
+    are the lab's own tests (lab 9's): theirs are in a lab's file."""
     if not calls:
         return {}
     functions = [(address, name, where.rpartition(":")[0])
@@ -584,8 +586,9 @@ def wrong_calls(nm, elf, calls, lab_files):
                  if kind in "tTW"]
     found = {}
     for case, address in calls.items():
-        name = case.rpartition(".")[2]
-        if not any(a == address and n == name and not in_files(where, lab_files)
+        suite, _, name = case.rpartition(".")
+        mine = suite in own_suites
+        if not any(a == address and n == name and in_files(where, lab_files) == mine
                    for a, n, where in functions):
             found[case] = (f"the runner called {symbol_at(functions, address)} for it, "
                            f"not the test's {name}(): its case table was changed "
@@ -623,14 +626,14 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
     outcomes, reference_ok = [], None
     try:
         for check in sorted(planted, key=lambda c: bool(c.planted)):
-            ok, output, log = run_planted(root, arch, lab, cfg, check, accel,
-                                          case_timeout, say, target)
+            ok, output, log, flags = run_planted(root, arch, lab, cfg, check, accel,
+                                                 case_timeout, say, target)
             if not check.planted:
                 reference_ok = ok
             elif reference_ok is False:
                 ok, output = False, "your tests fail on the correct version: " \
                     "catching a wrong one counts only when they pass on it"
-            outcomes.append(Outcome(check, arch.name, ok, output, log))
+            outcomes.append(Outcome(check, arch.name, ok, output, log, flags))
     finally:
         with open(target, "wb") as f:
             f.write(students)
@@ -638,25 +641,32 @@ def grade_planted(root, arch, lab, cfg, planted, accel, case_timeout, say):
 
 
 def run_planted(root, arch, lab, cfg, check, accel, case_timeout, say, target):
-    """(ok, output, log) of the student's tests booted with one planted version."""
+    """(ok, output, log, flags) of the student's tests booted with one
+    planted version; flags: the cases whose results the channel's records
+    show forged (a failure kept from a mutant is a forge too)."""
     source = labs.planted_source(root, check.planted)
     if not os.path.isfile(source):
-        return False, f"{source}: no planted version (grade from the instructor's tree)", None
+        return False, f"{source}: no planted version (grade from the instructor's tree)", \
+            None, []
     shutil.copyfile(source, target)
     failed = build_for_grade(root, cfg)
     if failed:
-        return False, failed.text, failed.log
+        return False, failed.text, failed.log, []
     say(f"grade: lab {lab.number}, {cfg.label()}: planted "
         f"'{check.planted or 'reference'}', booting test={check.tests}")
-    ok, output, log = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
-                                 lambda text: None,
-                                 f"planted-{check.planted or 'reference'}")[0].ok_output()
+    booted = grade_boot(root, arch, lab, cfg, [check], accel, case_timeout,
+                        lambda text: None, f"planted-{check.planted or 'reference'}")[0]
+    ok, output, log = booted.ok_output()
     if not check.planted:
-        return ok, output, log
+        return ok, output, log, booted.flags
+    if booted.flags:
+        # A forged case fails, which on a wrong version would score.
+        return False, "the results channel shows your tests' results forged: " + \
+            "; ".join(booted.flags), log, booted.flags
     if ok:
         return False, f"your tests pass on it: {os.path.basename(source)} " \
-            f"({check.name.split(': ', 1)[-1]})", None
-    return True, "your tests fail on it", log
+            f"({check.name.split(': ', 1)[-1]})", None, booted.flags
+    return True, "your tests fail on it", log, booted.flags
 
 
 def report_not_graded(lab, outcomes, results_path, say, remedy):

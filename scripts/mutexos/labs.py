@@ -143,7 +143,9 @@ class Lab:
     planted: (the file "planted" checks replace, the folder of the wrong
     versions of it as patches over the reference). allowed and asm: what
     its files may use, checked before they run (precheck.py); its
-    handout says the same in one line.
+    handout says the same in one line. own_suites: the test suites that
+    are the lab's own code (lab 9's tests), whose case functions are in
+    its files (grade.wrong_calls()).
     """
 
     number: int
@@ -156,6 +158,7 @@ class Lab:
     allowed: tuple = ()         # symbols its files may use (precheck.py), fnmatch patterns
     asm: bool = False           # its handout asks for inline asm
     probe: str = ""             # C code that uses its headers' macros (precheck.py)
+    own_suites: tuple = ()      # suites of its files' own tests (lab 9's)
 
     def checks_for(self, student):
         """The checks a tree runs: a student tree leaves out the instructor's."""
@@ -343,6 +346,7 @@ LABS = {lab.number: lab for lab in (
             ("reader-passes-writer", "your tests catch: a reader passes a waiting writer"),
             ("one-reader-per-release", "your tests catch: one reader let in per release"))),
     ), planted=("kernel/locking/rwsem.c", "docs/labs/solutions/lab9-mutants"),
+        own_suites=("rwsem_student",),
         # The student's tests fail their cases as every test does, and
         # call the semaphore's API (the stub's example does).
         allowed=SLEEPING + ("strlen", "rwsem_holder_*") + tuple(

@@ -72,7 +72,7 @@ class BuildErrors(unittest.TestCase):
     def test_a_link_error_grades_zero_with_the_linkers_line(self):
         lab = labs.get(3)
 
-        def fails(root, cfg, jobs=None, log=None):
+        def fails(root, cfg, jobs=None, log=None, timeout=None):
             log.write(MULTIPLE.encode())
             return "make all (i386 native) exited with 2"
         with tempfile.TemporaryDirectory() as tmp:
@@ -284,7 +284,7 @@ class BinaryFiles(unittest.TestCase):
             with open(path, "wb") as f:
                 f.write(data)
             planted = [c for c in lab.checks if c.kind == "planted"]
-            with mock.patch.object(grade, "run_planted", return_value=(True, "ok", None)):
+            with mock.patch.object(grade, "run_planted", return_value=(True, "ok", None, [])):
                 grade.grade_planted(tmp, ARCHES["i386"], lab, None, planted, "tcg", 5,
                                     print)
             with open(path, "rb") as f:

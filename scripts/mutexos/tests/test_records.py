@@ -67,6 +67,8 @@ SYMBOLS = """\
 00103000 t api\t/grade/tests/mutex_test.c:20
          U undefined_here
 00200000 D some_data\t/grade/kernel/sched/sched.c:12
+00104000 t readers_share\t/grade/tests/rwsem_student_test.c:30
+00104100 t readers_share\t/grade/tests/rwsem_test.c:50
 """
 LAB_FILES = ["kernel/locking/mutex.c", "answers.md"]
 
@@ -158,6 +160,22 @@ class Calls(unittest.TestCase):
         found = self.wrong({"mutex.trylock": 0x101804, "mutex.api": 0x100000})
         self.assertIn("mutex_unlock+0x4 at 0x101804 (mutex.c)", found["mutex.trylock"])
         self.assertIn("0x100000, in no function", found["mutex.api"])
+
+    def test_the_labs_own_tests(self):
+        # Lab 9's tests are the student's: theirs are in a lab's file, and
+        # a hidden test's must still not be.
+        files = LAB_FILES + ["tests/rwsem_student_test.c"]
+        calls = {"rwsem_student.readers_share": 0x104000, "rwsem.readers_share": 0x104100}
+        self.assertEqual(grade.wrong_calls(self.nm, "kernel.elf", calls, files,
+                                           ("rwsem_student",)), {})
+        found = grade.wrong_calls(self.nm, "kernel.elf",
+                                  {"rwsem_student.readers_share": 0x104100,
+                                   "rwsem.readers_share": 0x104000}, files, ("rwsem_student",))
+        self.assertEqual(sorted(found), ["rwsem.readers_share", "rwsem_student.readers_share"])
+        # Without its suites named, the lab's own tests read as forged:
+        # what a correct lab 9 got before.
+        self.assertEqual(list(grade.wrong_calls(self.nm, "kernel.elf", calls, files)),
+                         ["rwsem_student.readers_share"])
 
     def test_no_records_no_nm(self):
         self.assertEqual(grade.wrong_calls("/nonexistent/nm", "kernel.elf", {},
