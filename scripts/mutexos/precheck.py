@@ -407,8 +407,9 @@ def check_headers(root, cc, path, unit, pre):
 
 def asm_templates(text):
     """(offset, template) of each asm statement in text: where it starts,
-    and its string literals joined."""
-    return [(m.start(), "".join(LITERAL.findall(m.group(2)))) for m in ASM.finditer(text)]
+    and the characters of its string literals, joined (escapes read)."""
+    return [(m.start(), c_unescape("".join(LITERAL.findall(m.group(2)))))
+            for m in ASM.finditer(text)]
 
 
 # The template of an asm statement in a macro's body, up to its operands:
@@ -424,15 +425,17 @@ def macro_pieces(text):
     found = []
     for m in MACRO_ASM.finditer(text):
         parts = re.split(r"(\"(?:[^\"\\]|\\.)*\")", m.group(1))
-        found.append([p[1:-1] if p.startswith('"') else None
+        found.append([c_unescape(p[1:-1]) if p.startswith('"') else None
                       for p in parts if p.startswith('"') or p.strip()])
     return found
 
 
 def macro_pattern(pieces):
-    """A pattern of a template of a macro's body: its literals, anything
-    where the macro pastes."""
-    return "".join(".*" if p is None else re.escape(p) for p in pieces)
+    """A pattern of a template of a macro's body: its literals, and where
+    the macro pastes an argument (#x: an option of dmb, a CSR's name) any
+    text of one statement, so that no second statement (a .byte after a
+    newline or a ";") passes for the tree's."""
+    return "".join(r"[^\n;]*" if p is None else re.escape(p) for p in pieces)
 
 
 def runs(lines):
@@ -484,12 +487,13 @@ def check_asm(root, path, unit, pre, lab, arch):
              for v in check_insns(path, line, pieces, arch)]
     return [asm_violation(path, line, template) for line, template in mine
             if not any(re.fullmatch(p, template, re.S) for p in tree)] + \
-        [asm_violation(path, line, macro_pattern(pieces).replace("\\", ""))
+        [asm_violation(path, line, "".join(p or "..." for p in pieces))
          for line, pieces in defines if macro_pattern(pieces) not in tree]
 
 
 def asm_violation(path, line, template):
-    return Violation(path, line, f"inline asm \"{template[:40]}\" "
+    shown = template.encode("unicode_escape").decode("ascii")
+    return Violation(path, line, f"inline asm \"{shown[:40]}\" "
                      "(this lab's handout asks for none)")
 
 
@@ -524,11 +528,12 @@ def asm_statements(text, arch):
 
 def check_insns(path, line, pieces, arch):
     """Each statement of an asm template (its literal pieces; None where a
-    macro pastes, which ends the statement before it and starts one that
-    is not judged: the macro's uses are) that LAB_INSNS does not allow."""
+    macro pastes) that LAB_INSNS does not allow. A statement a macro
+    pastes into is judged only for a directive before the paste: the rest
+    is judged where the macro is used, in the lab's lines or its probe."""
     arch = {"i386": "x86", "x86_64": "x86"}.get(arch, arch)
     found = []
-    text = "".join("\0" if p is None else c_unescape(p) for p in pieces)
+    text = "".join("\0" if p is None else p for p in pieces)
     for stmt in asm_statements(text, arch):
         if "\0" in stmt:
             stmt = stmt.split("\0", 1)[0].strip()

@@ -266,6 +266,19 @@ class Rules(unittest.TestCase):
         self.assertEqual(found, ['lab/sol.c:4: inline asm ".byte 0xe6, 0xe9" '
                                  "(this lab's handout asks for none)"])
 
+    def test_what_a_tree_macro_pastes_is_one_statement(self):
+        # arm's dmb(opt) pastes its option: the pattern of its template
+        # must not take a second statement for the option.
+        self.write("include/fence.h", '#define xfence(k) __asm__ __volatile__(#k "fence" '
+                   '::: "memory")\n')
+        self.assertEqual(self.check('#include <fence.h>\nvoid sol(void) { xfence(m); }\n'), [])
+        for template in (".byte 0xe6, 0xe9\\n\\tm", ".byte 0xe6, 0xe9; m"):
+            with self.subTest(template=template):
+                found = self.check('#include <fence.h>\nvoid sol(void)\n{\n'
+                                   f'\t__asm__ __volatile__("{template}fence");\n}}\n')
+                self.assertEqual(len(found), 1, found)
+                self.assertTrue(found[0].startswith('lab/sol.c:4: inline asm ".byte'), found)
+
     def test_a_macro_whose_use_the_probe_expands(self):
         # The probe is the lab's code: what it expands is not the tree's.
         self.probe_headers()
