@@ -204,7 +204,8 @@ def check_rebuilt(root, folder, cc, objcopy, path, obj):
     the build made of it (their code and data: debug information names
     the folder each was compiled in): what the rules read is not what
     runs."""
-    again = os.path.join(root, folder, "precheck",
+    # Absolute: the compiler runs in root (a student tree's is relative).
+    again = os.path.join(os.path.abspath(root), folder, "precheck",
                          path.replace("/", "-")[:-2] + ".rebuilt.o")
     os.makedirs(os.path.dirname(again), exist_ok=True)
     proc = subprocess.run(cc + ["-c", path, "-o", again], cwd=root, capture_output=True,
@@ -276,7 +277,8 @@ def write_probe(root, folder, path, cc, uses=""):
     compiled with every inline function it defines kept, and then uses
     (C code: the lab's Lab.probe) that expands its macros, whose bodies
     are compiled only where they are used."""
-    probe_dir = os.path.join(root, folder, "precheck")
+    # Absolute: the compiler runs in root (a student tree's is relative).
+    probe_dir = os.path.join(os.path.abspath(root), folder, "precheck")
     os.makedirs(probe_dir, exist_ok=True)
     name = path.replace("/", "-")[:-2]
     src = os.path.join(probe_dir, f"{name}.c")

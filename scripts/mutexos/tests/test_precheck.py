@@ -185,6 +185,25 @@ class Rules(unittest.TestCase):
         self.write("lab/other.c", "int x = declared_elsewhere;\n")
         self.assertEqual(precheck.probe(self.root, "build", "lab/other.c", self.cc, LAB)[2], [])
 
+    def test_a_tree_named_relative_to_where_we_run(self):
+        # make grade in a student tree names it "build/labs/lab0" in
+        # make check-labs: the probe and the rebuilt object are still
+        # compiled, not taken for files that do not compile.
+        self.probe_headers()
+        self.write("lab/h.h", "static inline int h(void) { return 1; }\n")
+        self.write("lab/sol.c", "int sol(int x) { return x + 1; }\n")
+        os.makedirs(os.path.join(self.root, "build/lab"))
+        subprocess.run(self.cc + ["-c", "lab/sol.c", "-o", "build/lab/sol.o"], cwd=self.root,
+                       check=True)
+        here = os.getcwd()
+        self.addCleanup(os.chdir, here)
+        os.chdir(os.path.dirname(self.root))
+        root = os.path.basename(self.root)
+        unit, obj, why = precheck.probe(root, "build", "lab/h.h", self.cc, LAB)
+        self.assertEqual((why, os.path.isfile(obj)), ([], True))
+        self.assertEqual(precheck.check_rebuilt(root, "build", self.cc, shutil.which("objcopy"),
+                                                "lab/sol.c", f"{root}/build/lab/sol.o"), [])
+
     def test_a_c_file_compiled_otherwise_than_built(self):
         objcopy = shutil.which("objcopy")
         self.write("lab/sol.c", "int sol(int x) { return x + 1; }\n")
