@@ -160,13 +160,16 @@ class Rules(unittest.TestCase):
                          ["lab/wq.h: uses the symbol machine_exit, which lab 3 may not"])
         # A macro made not to compile where the probe uses it hides its body.
         self.write("lab/wq.h", "#define wait_it(c) do { } while (0) junk\n")
-        unit, obj, why = precheck.probe(self.root, "build", "lab/wq.h", self.cc, lab)
-        self.assertIsNotNone(obj)
-        self.assertEqual([str(v) for v in why],
-                         ["lab/wq.h: its macros do not compile where the check before "
-                          "running uses each (labs.py, Lab.probe)"])
+        self.assertEqual(self.probe("lab/wq.h", lab),
+                         (True, ["lab/wq.h: its macros do not compile where the check before "
+                                 "running uses each (labs.py, Lab.probe)"]))
         self.write("lab/wq.h", "#define wait_it(c) do { } while (0)\n")
-        self.assertEqual(precheck.probe(self.root, "build", "lab/wq.h", self.cc, lab)[2], [])
+        self.assertEqual(self.probe("lab/wq.h", lab), (True, []))
+
+    def probe(self, path, lab=LAB):
+        """(whether the probe of path compiled, its violations as strings)."""
+        _, obj, why = precheck.probe(self.root, "build", path, self.cc, lab)
+        return obj is not None, [str(v) for v in why]
 
     def probe_headers(self):
         for header in ("kernel.h", "sched.h", "wait.h", "mutex.h"):
@@ -176,14 +179,13 @@ class Rules(unittest.TestCase):
         # It could only compile where a file of the build declared more.
         self.probe_headers()
         self.write("lab/h.h", "static inline int h(void) { return declared_elsewhere; }\n")
-        unit, obj, why = precheck.probe(self.root, "build", "lab/h.h", self.cc, LAB)
-        self.assertIsNone(obj)
-        self.assertEqual([str(v) for v in why],
-                         ["lab/h.h: does not compile where the check before running includes "
-                          "it (after <kernel.h>, <sched.h>, <wait.h> and <mutex.h>)"])
+        self.assertEqual(self.probe("lab/h.h"),
+                         (False, ["lab/h.h: does not compile where the check before running "
+                                  "includes it (after <kernel.h>, <sched.h>, <wait.h> and "
+                                  "<mutex.h>)"]))
         # A C file whose probe fails is one this build does not compile.
         self.write("lab/other.c", "int x = declared_elsewhere;\n")
-        self.assertEqual(precheck.probe(self.root, "build", "lab/other.c", self.cc, LAB)[2], [])
+        self.assertEqual(self.probe("lab/other.c"), (False, []))
 
     def test_a_tree_named_relative_to_where_we_run(self):
         # make grade in a student tree names it "build/labs/lab0" in
